@@ -1,0 +1,128 @@
+import type { ErrorReason } from './events';
+
+/** The element's attributes exactly as the page wrote them (undefined when absent). */
+export interface RawAttributes {
+  apiKey?: string;
+  tokenEndpoint?: string;
+  channel?: string;
+  baseUrl?: string;
+  mode?: string;
+  open?: string;
+  theme?: string;
+  userName?: string;
+}
+
+export type Mode = 'bubble' | 'inline';
+export type Theme = 'light' | 'dark' | 'auto';
+
+export interface ChannelRef {
+  type: string;
+  id: string;
+}
+
+export interface WidgetConfig {
+  apiKey: string;
+  tokenEndpoint: string | null;
+  channel: ChannelRef | null;
+  baseUrl: string | null;
+  userName: string | null;
+}
+
+/** What the panel needs to draw itself even when the configuration is bad. */
+export interface Presentation {
+  mode: Mode;
+  open: boolean;
+  theme: Theme;
+}
+
+export interface ConfigError {
+  reason: ErrorReason;
+  message: string;
+}
+
+export type ParsedAttributes = Presentation &
+  ({ ok: true; config: WidgetConfig } | { ok: false; error: ConfigError });
+
+// Stream's id alphabet: letters, digits, `-`, `_` and `!` (ids like `!members-…`).
+const CHANNEL_ID = /^[\w!-]{1,64}$/;
+const CHANNEL_TYPE = /^[\w-]{1,64}$/;
+
+/** A boolean attribute is on when present, unless it says "false" (`open="false"`). */
+export const parseBoolean = (value: string | undefined) => value !== undefined && value !== 'false';
+
+export function parseChannel(value: string): ChannelRef | ConfigError {
+  const invalid = (why: string): ConfigError => ({
+    reason: 'invalid-channel',
+    message: `The channel "${value}" is not valid: ${why}`,
+  });
+  const parts = value.trim().split(':');
+  if (parts.length > 2) return invalid('a channel type or id cannot contain a colon.');
+  const [type, id] = parts.length === 2 ? parts : ['messaging', parts[0]];
+  if (!type || !id) return invalid('write it as type:id, for example messaging:support.');
+  if (!CHANNEL_TYPE.test(type)) return invalid(`the type "${type}" may use only letters, digits, - and _.`);
+  if (!CHANNEL_ID.test(id)) return invalid(`the id "${id}" may use only letters, digits, !, - and _ (at most 64).`);
+  return { type, id };
+}
+
+function parseUrl(value: string, reason: ErrorReason, label: string): string | ConfigError {
+  try {
+    const url = new URL(value, document.baseURI);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url.href;
+  } catch {
+    // fall through to the readable error below
+  }
+  return { reason, message: `The ${label} "${value}" is not an http(s) URL.` };
+}
+
+const isError = (value: unknown): value is ConfigError =>
+  typeof value === 'object' && value !== null && 'reason' in value;
+
+function parseMode(value: string | undefined): Mode | ConfigError {
+  if (value === undefined || value === '' || value === 'bubble') return 'bubble';
+  if (value === 'inline') return 'inline';
+  return { reason: 'invalid-mode', message: `The mode "${value}" is not valid: use "bubble" or "inline".` };
+}
+
+function parseTheme(value: string | undefined): Theme | ConfigError {
+  if (value === undefined || value === '') return 'auto';
+  if (value === 'light' || value === 'dark' || value === 'auto') return value;
+  return { reason: 'invalid-theme', message: `The theme "${value}" is not valid: use "light", "dark" or "auto".` };
+}
+
+/**
+ * Turns the raw attributes into a configuration, or the first readable error.
+ * Presentation always has a usable value so the error itself can be shown.
+ */
+export function parseAttributes(raw: RawAttributes): ParsedAttributes {
+  const mode = parseMode(raw.mode);
+  const theme = parseTheme(raw.theme);
+  const presentation: Presentation = {
+    mode: isError(mode) ? 'bubble' : mode,
+    theme: isError(theme) ? 'auto' : theme,
+    open: parseBoolean(raw.open),
+  };
+  const fail = (error: ConfigError): ParsedAttributes => ({ ...presentation, ok: false, error });
+
+  if (isError(mode)) return fail(mode);
+  if (isError(theme)) return fail(theme);
+  const apiKey = raw.apiKey?.trim();
+  if (!apiKey) {
+    return fail({ reason: 'missing-api-key', message: 'The api-key attribute is missing: set it to your Stream app key.' });
+  }
+  const channel = raw.channel?.trim() ? parseChannel(raw.channel) : null;
+  if (isError(channel)) return fail(channel);
+  const baseUrl = raw.baseUrl?.trim() ? parseUrl(raw.baseUrl.trim(), 'invalid-base-url', 'base-url') : null;
+  if (isError(baseUrl)) return fail(baseUrl);
+  // The SDK appends paths to the base URL, so it must not end with a slash.
+  const apiBase = baseUrl?.replace(/\/+$/, '') ?? null;
+  const tokenEndpoint = raw.tokenEndpoint?.trim()
+    ? parseUrl(raw.tokenEndpoint.trim(), 'invalid-token-endpoint', 'token-endpoint')
+    : null;
+  if (isError(tokenEndpoint)) return fail(tokenEndpoint);
+
+  return {
+    ...presentation,
+    ok: true,
+    config: { apiKey, tokenEndpoint, channel, baseUrl: apiBase, userName: raw.userName?.trim() || null },
+  };
+}

@@ -1,0 +1,156 @@
+import { StateStore, StreamChat, type Event } from 'stream-chat';
+import type { ChannelRef } from '../element/attributes';
+import { ChannelHandle } from './channel-handle';
+import { SessionError, toSessionError } from './session-error';
+import { fetchToken } from './token-endpoint';
+import { newGuestId, visitorStorage } from './visitor-storage';
+
+export type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'offline' | 'error';
+
+export type SessionState = {
+  status: ConnectionStatus;
+  error: SessionError | null;
+  userId: string | null;
+  /** Unread messages over all of the user's channels, as the backend counts them. */
+  totalUnread: number;
+};
+
+/** Everything that decides who the visitor is and where the chat lives. */
+export interface SessionIdentity {
+  apiKey: string;
+  baseUrl: string | null;
+  tokenEndpoint: string | null;
+  userName: string | null;
+}
+
+// Moving an element in the page unmounts and remounts it: wait this long before
+// treating "no element holds the session" as "the widget left the page".
+const RELEASE_GRACE_MS = 1000;
+
+/**
+ * One connected user on one `stream-chat` client, shared by every `<chat-widget>` on
+ * the page with the same identity. It connects only when asked (first open, or at page
+ * load for a browser that already had a session), and disconnects when the last
+ * element holding it is gone.
+ */
+export class ChatSession {
+  readonly client: StreamChat;
+  readonly state = new StateStore<SessionState>({ status: 'idle', error: null, userId: null, totalUnread: 0 });
+
+  private connecting: Promise<void> | null = null;
+  private holders = 0;
+  private releaseTimer: ReturnType<typeof setTimeout> | undefined;
+  private channels = new Map<string, ChannelHandle>();
+  private stopListening: Array<() => void> = [];
+
+  constructor(
+    readonly identity: SessionIdentity,
+    private readonly onClosed: () => void,
+  ) {
+    this.client = new StreamChat(identity.apiKey, identity.baseUrl ? { baseURL: identity.baseUrl } : {});
+  }
+
+  /** A returning browser connects at page load so its unread count can show on the bubble. */
+  get connectsEagerly(): boolean {
+    return visitorStorage.hadSession(this.identity.apiKey);
+  }
+
+  /** Connects once; concurrent and repeated calls share the attempt. After an error it tries again. */
+  connect(): Promise<void> {
+    if (!this.connecting) {
+      this.connecting = this.open().catch((error: unknown) => {
+        this.connecting = null;
+        throw error;
+      });
+    }
+    return this.connecting;
+  }
+
+  /** Holds the session open; the returned function lets go of it. */
+  retain(): () => void {
+    this.holders += 1;
+    clearTimeout(this.releaseTimer);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holders -= 1;
+      if (this.holders === 0) this.releaseTimer = setTimeout(() => void this.close(), RELEASE_GRACE_MS);
+    };
+  }
+
+  /** The page's handle on one channel; its composer (and the text being typed) lives as long as the session. */
+  channel(ref: ChannelRef): ChannelHandle {
+    const cid = `${ref.type}:${ref.id}`;
+    let handle = this.channels.get(cid);
+    if (!handle) {
+      handle = new ChannelHandle(this.client, ref);
+      this.channels.set(cid, handle);
+    }
+    return handle;
+  }
+
+  private async open() {
+    const { apiKey, tokenEndpoint, userName } = this.identity;
+    this.state.partialNext({ status: 'connecting', error: null });
+    try {
+      if (tokenEndpoint) {
+        const grant = await fetchToken(tokenEndpoint);
+        // The SDK asks its token provider at once and again whenever a token expires (code 40):
+        // the first answer is the one we already have, later ones are fetched fresh.
+        let fetched: string | null = grant.token;
+        await this.client.connectUser(grant.user, async () => {
+          const token = fetched ?? (await fetchToken(tokenEndpoint)).token;
+          fetched = null;
+          return token;
+        });
+      } else {
+        const id = visitorStorage.guestId(apiKey) ?? newGuestId();
+        await this.client.setGuestUser({ id, name: userName ?? 'Guest' });
+        visitorStorage.rememberGuest(apiKey, this.client.userID ?? id);
+      }
+    } catch (error) {
+      const failure = toSessionError('connection-failed', 'Could not connect to chat', error);
+      if (failure.reason === 'token-unauthorized') visitorStorage.rememberSession(apiKey, false);
+      // A failed connect leaves the client half set up; reset it so "try again" starts clean.
+      await this.client.disconnectUser().catch(() => undefined);
+      this.state.partialNext({ status: 'error', error: failure });
+      throw failure;
+    }
+    visitorStorage.rememberSession(apiKey, true);
+    this.listen();
+    this.state.partialNext({
+      status: 'connected',
+      userId: this.client.userID ?? null,
+      totalUnread: Number((this.client.user as { total_unread_count?: number } | undefined)?.total_unread_count ?? 0),
+    });
+  }
+
+  private listen() {
+    const onEvent = (event: Event) => {
+      if (event.type === 'connection.changed') {
+        this.state.partialNext({ status: event.online ? 'connected' : 'offline' });
+      }
+      // The backend counts per receiver, so any event that carries the total is ours.
+      if (typeof event.total_unread_count === 'number') {
+        this.state.partialNext({ totalUnread: event.total_unread_count });
+      }
+    };
+    // The SDK notices a lost network only after its health checks fail; the browser knows at once.
+    const onOffline = () => this.state.partialNext({ status: 'offline' });
+    window.addEventListener('offline', onOffline);
+    const { unsubscribe } = this.client.on(onEvent);
+    this.stopListening.push(unsubscribe, () => window.removeEventListener('offline', onOffline));
+  }
+
+  private async close() {
+    this.stopListening.splice(0).forEach((stop) => stop());
+    this.channels.forEach((handle) => handle.dispose());
+    this.channels.clear();
+    await this.connecting?.catch(() => undefined);
+    this.connecting = null;
+    await this.client.disconnectUser().catch(() => undefined);
+    this.state.partialNext({ status: 'idle', userId: null });
+    this.onClosed();
+  }
+}

@@ -1,0 +1,49 @@
+import type { ErrorReason } from '../element/events';
+
+/** A failure the panel can show as it is: a stable reason code and readable text. */
+export class SessionError extends Error {
+  constructor(
+    readonly reason: ErrorReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SessionError';
+  }
+}
+
+const API_CODE_TEXT: Record<number, string> = {
+  4: 'the request was not valid',
+  16: 'it does not exist',
+  17: 'you are not allowed to do that here',
+  40: 'your sign-in expired',
+  43: 'your sign-in was refused',
+  9: 'too many requests, wait a moment',
+};
+
+/**
+ * Reads an error from the SDK (an HTTP `ErrorFromResponse`, a websocket error whose
+ * message is JSON, or a network failure) as `{code, text}` for a readable sentence.
+ */
+export function describeApiError(error: unknown): { code: number | null; text: string } {
+  const raw = error as { code?: number | null; message?: string; response?: { data?: { message?: string } } };
+  let code = typeof raw?.code === 'number' ? raw.code : null;
+  let detail = raw?.response?.data?.message ?? raw?.message ?? String(error);
+  if (code === null && detail.startsWith('{')) {
+    try {
+      const parsed = JSON.parse(detail) as { code?: number; message?: string };
+      code = parsed.code ?? null;
+      detail = parsed.message ?? detail;
+    } catch {
+      // not JSON after all: keep the message as it is
+    }
+  }
+  if (/network error|timeout|ECONNREFUSED|Failed to fetch/i.test(detail)) {
+    return { code, text: 'the chat server could not be reached' };
+  }
+  return { code, text: (code !== null && API_CODE_TEXT[code]) || detail };
+}
+
+export function toSessionError(reason: ErrorReason, prefix: string, error: unknown): SessionError {
+  if (error instanceof SessionError) return error;
+  return new SessionError(reason, `${prefix}: ${describeApiError(error).text}.`);
+}

@@ -1,0 +1,181 @@
+// The widget's only stylesheet, adopted once into every instance's shadow root.
+// Isolation: host-page rules cannot reach inside the shadow root, and `.widget` starts
+// from `all: initial` so nothing inherited from the page (a huge font size, a letter
+// spacing, uppercase text) leaks in. Sizes are in px, never rem: a page's root font
+// size must not resize the panel. Public API: the --chat-widget-* properties and parts.
+export const widgetStyles = /* css */ `
+:host {
+  display: block;
+  --chat-widget-accent: #4f46e5;
+  --chat-widget-accent-text: #ffffff;
+  --chat-widget-background: #ffffff;
+  --chat-widget-surface: #f4f4f7;
+  --chat-widget-text: #1c1c28;
+  --chat-widget-muted: #6b6b80;
+  --chat-widget-border: #e3e3ea;
+  --chat-widget-danger: #c81e3a;
+  --chat-widget-radius: 16px;
+  --chat-widget-font: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+  --chat-widget-width: 380px;
+  --chat-widget-height: 560px;
+  --chat-widget-offset: 20px;
+  --chat-widget-z-index: 2147483000;
+}
+:host([hidden]) { display: none; }
+
+.widget {
+  all: initial;
+  display: block;
+  box-sizing: border-box;
+  font-family: var(--chat-widget-font);
+  font-size: 14px;
+  line-height: 20px;
+  color: var(--cw-text);
+  text-align: start;
+  --cw-accent: var(--chat-widget-accent);
+  --cw-accent-text: var(--chat-widget-accent-text);
+  --cw-bg: var(--chat-widget-background);
+  --cw-surface: var(--chat-widget-surface);
+  --cw-text: var(--chat-widget-text);
+  --cw-muted: var(--chat-widget-muted);
+  --cw-border: var(--chat-widget-border);
+  --cw-danger: var(--chat-widget-danger);
+}
+.widget[data-theme="dark"] {
+  --cw-bg: #17171f; --cw-surface: #23232e; --cw-text: #ececf3; --cw-muted: #a0a0b4; --cw-border: #33333f; --cw-danger: #ff6b81;
+}
+@media (prefers-color-scheme: dark) {
+  .widget[data-theme="auto"] {
+    --cw-bg: #17171f; --cw-surface: #23232e; --cw-text: #ececf3; --cw-muted: #a0a0b4; --cw-border: #33333f; --cw-danger: #ff6b81;
+  }
+}
+.widget *, .widget *::before, .widget *::after { box-sizing: border-box; }
+.widget button, .widget textarea { font: inherit; color: inherit; margin: 0; }
+.widget h2, .widget p, .widget ol, .widget ul { margin: 0; padding: 0; }
+.widget ol, .widget ul { list-style: none; }
+
+/* Launcher and floating panel */
+.launcher {
+  position: fixed; right: var(--chat-widget-offset); bottom: var(--chat-widget-offset);
+  z-index: var(--chat-widget-z-index);
+  width: 56px; height: 56px; border-radius: 50%; border: 0; padding: 0;
+  display: grid; place-items: center; cursor: pointer;
+  background: var(--cw-accent); color: var(--cw-accent-text);
+  box-shadow: 0 6px 20px rgba(20, 20, 40, 0.28);
+  transition: transform 120ms ease;
+}
+.launcher:hover { transform: scale(1.05); }
+.launcher:focus-visible, .widget button:focus-visible, .composer-input:focus-visible {
+  outline: 2px solid var(--cw-accent); outline-offset: 2px;
+}
+.badge {
+  position: absolute; top: -4px; right: -4px; min-width: 22px; height: 22px; padding: 0 6px;
+  border-radius: 11px; background: var(--cw-danger); color: #fff;
+  font-size: 12px; line-height: 22px; font-weight: 700; text-align: center;
+  border: 2px solid var(--cw-bg);
+}
+.inline-badge { position: static; border: 0; }
+
+.panel {
+  display: flex; flex-direction: column; overflow: hidden;
+  background: var(--cw-bg); color: var(--cw-text);
+  border: 1px solid var(--cw-border); border-radius: var(--chat-widget-radius);
+}
+.widget[data-mode="bubble"] .panel {
+  position: fixed; right: var(--chat-widget-offset); bottom: calc(var(--chat-widget-offset) + 68px);
+  z-index: var(--chat-widget-z-index);
+  width: min(var(--chat-widget-width), calc(100vw - 2 * var(--chat-widget-offset)));
+  height: min(var(--chat-widget-height), calc(100vh - 2 * var(--chat-widget-offset) - 68px));
+  box-shadow: 0 12px 40px rgba(20, 20, 40, 0.25);
+}
+.widget[data-mode="inline"] .panel { width: 100%; height: var(--chat-widget-height); }
+@media (max-width: 480px) {
+  .widget[data-mode="bubble"] .panel { right: 8px; left: 8px; width: auto; bottom: 84px; }
+}
+.panel-body { flex: 1; min-height: 0; display: flex; flex-direction: column; }
+
+.header {
+  display: flex; align-items: center; gap: 8px; padding: 12px 12px 12px 16px;
+  background: var(--cw-accent); color: var(--cw-accent-text);
+}
+.header-text { flex: 1; min-width: 0; }
+.header-title { font-size: 16px; line-height: 22px; font-weight: 650; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.header-subtitle { font-size: 12px; line-height: 16px; opacity: 0.85; }
+.icon-button {
+  width: 36px; height: 36px; border-radius: 50%; border: 0; padding: 0; background: transparent;
+  display: grid; place-items: center; cursor: pointer; color: inherit;
+}
+.icon-button:hover { background: rgba(255, 255, 255, 0.16); }
+
+/* States */
+.status { flex: 1; display: flex; flex-direction: column; align-items: center; justify-content: center; gap: 8px; padding: 24px; text-align: center; }
+.status-title { font-weight: 600; }
+.status-detail { color: var(--cw-muted); max-width: 300px; overflow-wrap: anywhere; }
+.status-error .status-title { color: var(--cw-danger); }
+.spinner { width: 24px; height: 24px; border-radius: 50%; border: 3px solid var(--cw-border); border-top-color: var(--cw-accent); animation: cw-spin 800ms linear infinite; }
+@keyframes cw-spin { to { transform: rotate(360deg); } }
+@media (prefers-reduced-motion: reduce) { .spinner { animation-duration: 2400ms; } .launcher { transition: none; } }
+.button {
+  border: 0; border-radius: 8px; padding: 8px 14px; cursor: pointer;
+  background: var(--cw-accent); color: var(--cw-accent-text); font-weight: 600;
+}
+.banner { padding: 6px 12px; font-size: 12px; background: var(--cw-surface); color: var(--cw-muted); border-bottom: 1px solid var(--cw-border); }
+.empty { margin: auto; padding: 24px; color: var(--cw-muted); text-align: center; }
+
+/* Messages */
+.message-scroller { flex: 1; min-height: 0; overflow-y: auto; overscroll-behavior: contain; display: flex; flex-direction: column; padding: 12px 12px 0; }
+.message-list { display: flex; flex-direction: column; gap: 2px; margin-top: auto; }
+.message { display: flex; gap: 8px; align-items: flex-end; max-width: 88%; margin-top: 8px; }
+.message.continued { margin-top: 0; }
+.message.own { align-self: flex-end; flex-direction: row-reverse; }
+.avatar {
+  flex: none; width: 28px; height: 28px; border-radius: 50%; display: grid; place-items: center;
+  background: var(--cw-surface); color: var(--cw-muted); font-size: 12px; font-weight: 700;
+}
+.message.continued .avatar { visibility: hidden; height: 0; }
+.message.own .avatar { display: none; }
+.message-body { display: flex; flex-direction: column; min-width: 0; }
+.message.own .message-body { align-items: flex-end; }
+.message-meta { display: flex; gap: 6px; align-items: baseline; font-size: 12px; line-height: 16px; color: var(--cw-muted); padding: 0 4px 2px; }
+.message-author { font-weight: 600; color: var(--cw-text); }
+.bubble {
+  padding: 8px 12px; border-radius: 16px; background: var(--cw-surface); color: var(--cw-text);
+  white-space: pre-wrap; overflow-wrap: anywhere;
+}
+.message.own .bubble { background: var(--cw-accent); color: var(--cw-accent-text); }
+.bubble-error { background: transparent; border: 1px solid var(--cw-danger); color: var(--cw-danger); }
+.message-deleted { color: var(--cw-muted); font-style: italic; }
+.message-edited { font-size: 11px; opacity: 0.75; }
+.message-state { font-size: 11px; color: var(--cw-muted); padding: 2px 4px; }
+.message-failed { color: var(--cw-danger); }
+.link-button { border: 0; background: none; padding: 0; color: inherit; font-weight: 600; text-decoration: underline; cursor: pointer; }
+.message-system { align-self: center; font-size: 12px; color: var(--cw-muted); padding: 6px; text-align: center; }
+.typing { min-height: 24px; padding: 4px 4px; font-size: 12px; color: var(--cw-muted); font-style: italic; }
+
+/* Composer */
+.composer { display: flex; align-items: flex-end; gap: 8px; padding: 10px 12px 12px; border-top: 1px solid var(--cw-border); background: var(--cw-bg); }
+.composer-input {
+  flex: 1; resize: none; min-height: 40px; max-height: 120px; field-sizing: content;
+  padding: 9px 12px; border-radius: 20px; border: 1px solid var(--cw-border);
+  background: var(--cw-surface); color: var(--cw-text); font-size: 14px; line-height: 20px; outline: none;
+}
+.composer-input::placeholder { color: var(--cw-muted); }
+.send-button {
+  flex: none; width: 40px; height: 40px; border-radius: 50%; border: 0; padding: 0;
+  display: grid; place-items: center; cursor: pointer;
+  background: var(--cw-accent); color: var(--cw-accent-text);
+}
+.send-button:disabled { opacity: 0.4; cursor: default; }
+
+/* Channel list */
+.channel-list { overflow-y: auto; flex: 1; padding: 6px 0; }
+.channel-item {
+  width: 100%; display: flex; gap: 10px; align-items: center; padding: 10px 16px;
+  border: 0; background: transparent; cursor: pointer; text-align: start;
+}
+.channel-item:hover { background: var(--cw-surface); }
+.channel-item .avatar { width: 36px; height: 36px; font-size: 14px; }
+.channel-text { flex: 1; min-width: 0; display: flex; flex-direction: column; }
+.channel-name { font-weight: 600; }
+.channel-preview { color: var(--cw-muted); font-size: 12px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+`;

@@ -1,0 +1,29 @@
+import { BackIcon, CloseIcon } from './icons';
+
+interface PanelHeaderProps {
+  title: string;
+  subtitle?: string;
+  onBack?: () => void;
+  onClose?: () => void;
+}
+
+export function PanelHeader({ title, subtitle, onBack, onClose }: PanelHeaderProps) {
+  return (
+    <header className="header" part="header">
+      {onBack && (
+        <button type="button" className="icon-button" part="back-button" aria-label="Back to conversations" onClick={onBack}>
+          <BackIcon />
+        </button>
+      )}
+      <div className="header-text">
+        <h2 className="header-title">{title}</h2>
+        {subtitle && <p className="header-subtitle">{subtitle}</p>}
+      </div>
+      {onClose && (
+        <button type="button" className="icon-button" part="close-button" aria-label="Close chat" onClick={onClose}>
+          <CloseIcon />
+        </button>
+      )}
+    </header>
+  );
+}

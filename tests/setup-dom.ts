@@ -1,0 +1,7 @@
+import { afterEach, vi } from 'vitest';
+
+afterEach(() => {
+  document.body.innerHTML = '';
+  localStorage.clear();
+  vi.unstubAllGlobals();
+});
