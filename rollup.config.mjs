@@ -6,6 +6,7 @@ import terser from '@rollup/plugin-terser';
 import { dts } from 'rollup-plugin-dts';
 import esbuild from 'rollup-plugin-esbuild';
 import { browserAliases, preactAliases } from './build/aliases.mjs';
+import { moduleReport } from './build/module-report.mjs';
 
 const input = 'src/element/index.ts';
 
@@ -30,7 +31,7 @@ export default [
     input,
     plugins,
     output: [
-      { file: 'dist/chat-widget.js', format: 'iife', name: 'ChatWidget' },
+      { file: 'dist/chat-widget.js', format: 'iife', name: 'ChatWidget', plugins: [moduleReport()] },
       { file: 'dist/chat-widget.mjs', format: 'es' },
     ],
   },

@@ -5,6 +5,7 @@ import { preactAliases } from './build/aliases.mjs';
 // driven by the real SDK, and Chromium (playwright-core) against the built bundle.
 export default defineConfig({
   test: {
+    reporters: ['default', './tests/summary-reporter.ts'],
     projects: [
       {
         resolve: { alias: preactAliases },
@@ -14,6 +15,7 @@ export default defineConfig({
           environment: 'happy-dom',
           include: ['tests/{element,ui,session,bundle}/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/setup-dom.ts'],
+          testTimeout: 15_000,
           // r2wc imports react and react-dom/client: run it through the aliases so it
           // renders with the same Preact as everything else.
           server: { deps: { inline: [/@r2wc\//] } },

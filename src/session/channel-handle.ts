@@ -1,6 +1,6 @@
 import { StateStore, type Channel, type LocalMessage, type Message, type MessageResponse, type StreamChat } from 'stream-chat';
 import type { ChannelRef } from '../element/attributes';
-import { SessionError, toSessionError } from './session-error';
+import { describeApiError, SessionError, toSessionError } from './session-error';
 
 export type ChannelViewState = {
   status: 'idle' | 'loading' | 'ready' | 'error';
@@ -14,6 +14,9 @@ export type ChannelViewState = {
   /** Display names of the others typing right now. */
   typing: string[];
 };
+
+/** The stored message, a failure the panel already shows on the message, or null when there was nothing to send. */
+export type SendResult = MessageResponse | SessionError | null;
 
 /**
  * One watched channel. The SDK's channel state is plain objects updated by events, so
@@ -86,7 +89,7 @@ export class ChannelHandle {
    * send (its middleware discards empty or too-long text); the message shows at once
    * and is replaced by the backend's copy, or marked failed with a way to retry.
    */
-  async send(): Promise<MessageResponse | null> {
+  async send(): Promise<SendResult> {
     const composer = this.channel.messageComposer;
     const composition = await composer.compose();
     if (!composition) return null;
@@ -99,7 +102,7 @@ export class ChannelHandle {
   }
 
   /** Sends a failed message again, with the same id so the backend cannot duplicate it. */
-  async retry(messageId: string): Promise<MessageResponse | null> {
+  async retry(messageId: string): Promise<SendResult> {
     const message = this.failed.get(messageId);
     const local = this.channel.state.findMessage(messageId);
     if (!message || !local) return null;
@@ -108,7 +111,7 @@ export class ChannelHandle {
     return this.deliver(message, local);
   }
 
-  private async deliver(message: Message, local: LocalMessage): Promise<MessageResponse | null> {
+  private async deliver(message: Message, local: LocalMessage): Promise<SendResult> {
     try {
       const response = await this.channel.sendMessage(message);
       this.failed.delete(local.id);
@@ -120,7 +123,7 @@ export class ChannelHandle {
       // The panel reads the reason with describeApiError when it draws the failed message.
       this.channel.state.addMessageSorted({ ...local, status: 'failed', error: error as LocalMessage['error'] }, true);
       this.sync();
-      return null;
+      return new SessionError('send-failed', `A message was not sent: ${describeApiError(error).text}.`);
     }
   }
 

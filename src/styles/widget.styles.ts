@@ -19,7 +19,7 @@ export const widgetStyles = /* css */ `
   --chat-widget-width: 380px;
   --chat-widget-height: 560px;
   --chat-widget-offset: 20px;
-  --chat-widget-z-index: 2147483000;
+  --chat-widget-z-index: 2147483647;
 }
 :host([hidden]) { display: none; }
 

@@ -1,5 +1,4 @@
-import type { MessageResponse } from 'stream-chat';
-import type { ChannelHandle, ChannelViewState } from '../session/channel-handle';
+import type { ChannelHandle, ChannelViewState, SendResult } from '../session/channel-handle';
 import { useStateStore } from '../session/use-state-store';
 import { Composer } from './composer';
 import { MessageList } from './message-list';
@@ -11,10 +10,10 @@ interface ChannelViewProps {
   handle: ChannelHandle;
   ownUserId: string | null;
   offline: boolean;
-  onSent: (message: MessageResponse) => void;
+  onSendResult: (result: SendResult) => void;
 }
 
-export function ChannelView({ handle, ownUserId, offline, onSent }: ChannelViewProps) {
+export function ChannelView({ handle, ownUserId, offline, onSendResult }: ChannelViewProps) {
   const { status, error } = useStateStore(handle.state, selectStatus);
   if (status === 'error') {
     return (
@@ -30,8 +29,8 @@ export function ChannelView({ handle, ownUserId, offline, onSent }: ChannelViewP
   if (status !== 'ready') return <StatusView tone="info" title="Loading messages…" />;
   return (
     <>
-      <MessageList handle={handle} ownUserId={ownUserId} />
-      <Composer handle={handle} disabled={offline} onSent={onSent} />
+      <MessageList handle={handle} ownUserId={ownUserId} onSendResult={onSendResult} />
+      <Composer handle={handle} disabled={offline} onSendResult={onSendResult} />
     </>
   );
 }

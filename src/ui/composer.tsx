@@ -1,6 +1,6 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
-import type { MessageResponse, TextComposerState } from 'stream-chat';
-import type { ChannelHandle } from '../session/channel-handle';
+import type { TextComposerState } from 'stream-chat';
+import type { ChannelHandle, SendResult } from '../session/channel-handle';
 import { useStateStore } from '../session/use-state-store';
 import { SendIcon } from './icons';
 
@@ -9,7 +9,7 @@ const selectText = (state: TextComposerState) => ({ text: state.text });
 interface ComposerProps {
   handle: ChannelHandle;
   disabled: boolean;
-  onSent: (message: MessageResponse) => void;
+  onSendResult: (result: SendResult) => void;
 }
 
 /**
@@ -17,7 +17,7 @@ interface ComposerProps {
  * what is sendable; this only renders its state and forwards input. Enter sends,
  * Shift+Enter adds a line.
  */
-export function Composer({ handle, disabled, onSent }: ComposerProps) {
+export function Composer({ handle, disabled, onSendResult }: ComposerProps) {
   const composer = handle.channel.messageComposer;
   const { text } = useStateStore(composer.textComposer.state, selectText);
   const textarea = useRef<HTMLTextAreaElement>(null);
@@ -25,9 +25,9 @@ export function Composer({ handle, disabled, onSent }: ComposerProps) {
   useEffect(() => composer.registerSubscriptions(), [composer]);
 
   const submit = async () => {
-    const sent = await handle.send();
+    const result = await handle.send();
     textarea.current?.focus();
-    if (sent) onSent(sent);
+    onSendResult(result);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {

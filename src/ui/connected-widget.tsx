@@ -2,7 +2,8 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { StateStore, type MessageResponse } from 'stream-chat';
 import type { ChannelRef, Presentation, WidgetConfig } from '../element/attributes';
 import type { Emit, MessageSummary } from '../element/events';
-import type { ChannelViewState } from '../session/channel-handle';
+import type { ChannelViewState, SendResult } from '../session/channel-handle';
+import { SessionError } from '../session/session-error';
 import type { SessionState } from '../session/chat-session';
 import { sessionFor } from '../session/sessions';
 import { useStateStore } from '../session/use-state-store';
@@ -14,6 +15,7 @@ import { StatusView } from './status-view';
 const selectSession = (state: SessionState) => ({ ...state });
 const selectSummary = (state: ChannelViewState) => ({
   status: state.status,
+  error: state.error,
   name: state.name,
   watcherCount: state.watcherCount,
   unreadCount: state.unreadCount,
@@ -56,9 +58,10 @@ export function ConnectedWidget({ config, presentation, emit, setOpen }: Connect
   useEffect(() => {
     if ((visible || eager) && status === 'idle') session.connect().catch(() => undefined);
   }, [visible, eager, status, session]);
+  const reportError = (failure: SessionError) => emit('chat-widget-error', { reason: failure.reason, message: failure.message });
   useEffect(() => {
-    if (error) emit('chat-widget-error', { reason: error.reason, message: error.message });
-  }, [error, emit]);
+    if (error) reportError(error);
+  }, [error]);
 
   const connected = status === 'connected' || status === 'offline';
   const [picked, setPicked] = useState<ChannelRef | null>(null);
@@ -71,6 +74,13 @@ export function ConnectedWidget({ config, presentation, emit, setOpen }: Connect
     if (handle) void handle.load();
   }, [handle]);
   const channel = useStateStore(handle?.state ?? NO_CHANNEL, selectSummary);
+  useEffect(() => {
+    if (channel.error) reportError(channel.error);
+  }, [channel.error]);
+  const onSendResult = (result: SendResult) => {
+    if (result instanceof SessionError) reportError(result);
+    else if (result) emit('chat-widget-message-sent', { message: summarize(result) });
+  };
 
   const unread = config.channel ? channel.unreadCount : totalUnread;
   const lastUnread = useRef(0);
@@ -115,7 +125,7 @@ export function ConnectedWidget({ config, presentation, emit, setOpen }: Connect
         handle={handle}
         ownUserId={userId}
         offline={status === 'offline'}
-        onSent={(message) => emit('chat-widget-message-sent', { message: summarize(message) })}
+        onSendResult={onSendResult}
       />
     );
   }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
-import type { ChannelHandle, ChannelViewState } from '../session/channel-handle';
+import type { ChannelHandle, ChannelViewState, SendResult } from '../session/channel-handle';
 import { useStateStore } from '../session/use-state-store';
 import { MessageItem } from './message-item';
 
@@ -22,13 +22,14 @@ function typingText(names: string[]): string {
 interface MessageListProps {
   handle: ChannelHandle;
   ownUserId: string | null;
+  onSendResult: (result: SendResult) => void;
 }
 
 /**
  * The channel's messages, newest at the bottom. It follows new messages while the
  * reader is at the bottom and stays put when they scrolled up to read history.
  */
-export function MessageList({ handle, ownUserId }: MessageListProps) {
+export function MessageList({ handle, ownUserId, onSendResult }: MessageListProps) {
   const { messages, typing, unreadCount } = useStateStore(handle.state, selectList);
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
@@ -70,7 +71,7 @@ export function MessageList({ handle, ownUserId }: MessageListProps) {
               message={message}
               own={message.user?.id === ownUserId}
               continued={index > 0 && messages[index - 1]?.user?.id === message.user?.id && messages[index - 1]?.type !== 'system'}
-              onRetry={(id) => void handle.retry(id)}
+              onRetry={(id) => void handle.retry(id).then(onSendResult)}
             />
           ))}
         </ol>

@@ -27,10 +27,13 @@ export function record<K extends ChatWidgetEventName>(el: EventTarget, name: K) 
   return details;
 }
 
-export async function waitForEvent<K extends ChatWidgetEventName>(el: EventTarget, name: K) {
+export async function waitForEvent<K extends ChatWidgetEventName>(el: EventTarget, name: K, timeout = 5000) {
   const seen = record(el, name);
-  await waitFor(() => {
-    if (seen.length === 0) throw new Error(`no ${name} yet`);
-  });
+  await waitFor(
+    () => {
+      if (seen.length === 0) throw new Error(`no ${name} yet`);
+    },
+    { timeout },
+  );
   return seen[0] as ChatWidgetEventMap[K];
 }

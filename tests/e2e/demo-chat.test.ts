@@ -1,0 +1,164 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../src/server/index';
+import { collectErrors, launchChromium, screenshot } from './browser';
+
+const API_KEY = 'e2e-key';
+const API_SECRET = 'e2e-secret-that-is-long-enough-for-hs256';
+
+let browser: Browser;
+let server: RunningServer;
+let dataDir: string;
+
+async function start() {
+  return startServer({
+    port: 0,
+    dbPath: join(dataDir, 'chat.db'),
+    apiKey: API_KEY,
+    apiSecret: API_SECRET,
+    devMode: true,
+    staticRoot: process.cwd(),
+    seed: true,
+    quiet: true,
+  });
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'chat-widget-e2e-'));
+  [browser, server] = await Promise.all([launchChromium(), start()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function visitor(user: string, path = '/'): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  await page.goto(`${server.url}${path}?user=${user}`);
+  return { context, page, errors };
+}
+
+const panel = (page: Page) => page.locator('chat-widget [part~="panel"]');
+const messages = (page: Page) => page.locator('chat-widget [part~="message-list"]');
+
+async function openChat(page: Page) {
+  await page.locator('chat-widget [part~="launcher"]').click();
+  await expect.poll(() => messages(page).count(), { timeout: 10_000 }).toBe(1);
+}
+
+describe('the demo page in Chromium', () => {
+  it('alice sends from the bubble and bob sees it arrive live', async () => {
+    const alice = await visitor('alice');
+    const bob = await visitor('bob');
+    try {
+      await openChat(alice.page);
+      await openChat(bob.page);
+      const text = `Hello Bob, it is ${Date.now()}`;
+      const input = alice.page.locator('chat-widget [part~="composer-input"]');
+      await input.fill(text);
+      await input.press('Enter');
+      await expect.poll(() => alice.page.locator('chat-widget [part~="own-message"]', { hasText: text }).count()).toBe(1);
+      await expect.poll(() => input.inputValue()).toBe('');
+      await expect
+        .poll(() => bob.page.locator('chat-widget [part~="message"]', { hasText: text }).count(), { timeout: 10_000 })
+        .toBe(1);
+      await screenshot(alice.page, 'demo-alice');
+      await screenshot(bob.page, 'demo-bob');
+
+      // A reload keeps the history.
+      await alice.page.reload();
+      await openChat(alice.page);
+      await expect.poll(() => alice.page.locator('chat-widget [part~="message"]', { hasText: text }).count()).toBe(1);
+      expect(alice.errors).toEqual([]);
+      expect(bob.errors).toEqual([]);
+    } finally {
+      await alice.context.close();
+      await bob.context.close();
+    }
+  });
+
+  it('keeps the history when the backend restarts (SQLite on disk)', async () => {
+    const alice = await visitor('alice');
+    const text = `Before the restart ${Date.now()}`;
+    try {
+      await openChat(alice.page);
+      const input = alice.page.locator('chat-widget [part~="composer-input"]');
+      await input.fill(text);
+      await input.press('Enter');
+      await expect.poll(() => alice.page.locator('chat-widget [part~="own-message"]', { hasText: text }).count()).toBe(1);
+    } finally {
+      await alice.context.close();
+    }
+    await server.close();
+    server = await start();
+    const again = await visitor('alice');
+    try {
+      await openChat(again.page);
+      await expect.poll(() => again.page.locator('chat-widget [part~="message"]', { hasText: text }).count()).toBe(1);
+    } finally {
+      await again.context.close();
+    }
+  });
+
+  it('makes no request for a first-time visitor who does not open the chat', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(new URL(request.url()).pathname));
+    try {
+      await page.goto(`${server.url}/?user=carol`);
+      await page.locator('chat-widget [part~="launcher"]').waitFor();
+      await page.waitForTimeout(300);
+      expect(requests.filter((path) => !['/', '/site.css', '/demo-user.js', '/dist/chat-widget.js'].includes(path))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('renders the same panel on the hostile page as on the plain page', async () => {
+    const plain = await visitor('dave');
+    const hostile = await visitor('dave', '/hostile.html');
+    try {
+      await openChat(plain.page);
+      await openChat(hostile.page);
+      const [a, b] = await Promise.all([panel(plain.page).boundingBox(), panel(hostile.page).boundingBox()]);
+      expect(a).not.toBeNull();
+      expect(b).toEqual(a);
+      const font = (page: Page) =>
+        page.locator('chat-widget [part~="composer-input"]').evaluate((el) => getComputedStyle(el).fontSize);
+      expect(await font(hostile.page)).toBe(await font(plain.page));
+      // The launcher is on top of the page's own highest-z-index box in the same corner.
+      const onTop = await hostile.page.evaluate(() => {
+        const launcher = document.querySelector('chat-widget')?.shadowRoot?.querySelector('[part~="launcher"]');
+        const box = launcher?.getBoundingClientRect();
+        if (!box) return false;
+        const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+        return hit?.tagName === 'CHAT-WIDGET';
+      });
+      expect(onTop).toBe(true);
+      await screenshot(plain.page, 'plain-panel');
+      await screenshot(hostile.page, 'hostile-panel');
+    } finally {
+      await plain.context.close();
+      await hostile.context.close();
+    }
+  });
+
+  it('renders inline in a page section without a launcher', async () => {
+    const page = await visitor('carol', '/inline.html');
+    try {
+      await expect.poll(() => messages(page.page).count(), { timeout: 10_000 }).toBe(1);
+      expect(await page.page.locator('chat-widget [part~="launcher"]').count()).toBe(0);
+      await screenshot(page.page, 'inline');
+    } finally {
+      await page.context.close();
+    }
+  });
+});
