@@ -130,7 +130,7 @@ export function ConnectedWidget({ config, presentation, emit, setOpen }: Connect
     );
   }
 
-  const title = handle ? channel.name || 'Chat' : 'Conversations';
+  const title = config.channel || picked ? channel.name || 'Chat' : 'Conversations';
   const subtitle = handle && channel.status === 'ready' ? `${channel.watcherCount} online` : undefined;
   return (
     <Frame

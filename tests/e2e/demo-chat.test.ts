@@ -151,6 +151,31 @@ describe('the demo page in Chromium', () => {
     }
   });
 
+  it('works on a page with a strict Content-Security-Policy (no eval, no inline styles)', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors = collectErrors(page);
+    const violations: string[] = [];
+    await page.exposeFunction('reportViolation', (text: string) => violations.push(text));
+    await page.addInitScript(() =>
+      document.addEventListener('securitypolicyviolation', (e) =>
+        (window as unknown as { reportViolation(t: string): void }).reportViolation(`${e.violatedDirective} ${e.blockedURI}`),
+      ),
+    );
+    try {
+      await page.goto(`${server.url}/strict-csp.html?user=alice`);
+      await openChat(page);
+      expect(violations).toEqual([]);
+      expect(errors).toEqual([]);
+      const accent = await page
+        .locator('chat-widget [part~="header"]')
+        .evaluate((el) => getComputedStyle(el).backgroundColor);
+      expect(accent).toBe('rgb(79, 70, 229)'); // the adopted stylesheet applied despite style-src 'self'
+    } finally {
+      await context.close();
+    }
+  });
+
   it('renders inline in a page section without a launcher', async () => {
     const page = await visitor('carol', '/inline.html');
     try {

@@ -1,0 +1,62 @@
+// `npm start` / `npm run dev`: read env + flags, start the backend, print where it is.
+import { fileURLToPath } from 'node:url';
+import { USAGE, loadConfig, type CliConfig } from './config';
+import { startServer } from './index';
+
+const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(USAGE);
+    return;
+  }
+  let config: CliConfig;
+  try {
+    config = loadConfig(argv, process.env);
+  } catch (error) {
+    console.error(`chat-widget backend: ${(error as Error).message}\n\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
+  const server = await startServer({
+    port: config.port,
+    host: config.host,
+    dbPath: config.dbPath,
+    apiKey: config.apiKey,
+    apiSecret: config.apiSecret,
+    devMode: config.devMode,
+    disableAuthChecks: config.disableAuthChecks,
+    staticRoot: PROJECT_ROOT,
+    seed: config.devMode,
+  });
+  console.log(banner(config, server.port, server.seeded));
+
+  const stop = () => {
+    void server.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+function banner(config: CliConfig, port: number, seeded: boolean): string {
+  const shownHost = ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost'].includes(config.host) ? 'localhost' : config.host;
+  const lines = [
+    'chat-widget local backend',
+    `  URL:        http://${shownHost}:${port}`,
+    `  API key:    ${config.apiKey}`,
+    `  Data file:  ${config.dbPath}${seeded ? ' (new: seeded demo users and #general)' : ''}`,
+    `  Mode:       ${config.devMode ? 'development (/demo/token enabled)' : 'production'}` +
+      `, dev tokens ${config.disableAuthChecks ? 'accepted' : 'refused'}`,
+  ];
+  if (config.devCredentials) {
+    lines.push('  Warning:    using the built-in development API key/secret. They are public;');
+    lines.push('              set STREAM_API_KEY and STREAM_API_SECRET for anything real.');
+  }
+  return lines.join('\n');
+}
+
+main().catch((error: unknown) => {
+  console.error('chat-widget backend failed to start:', error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,162 @@
+// Stored rows → the SDK's response shapes. A Presenter lives for one response (or one event
+// fan-out) and caches the users it has loaded, so a page of 25 messages by 3 authors costs one
+// user query, not 25.
+import type {
+  ChannelMemberResponse,
+  MessageLabel,
+  MessageResponse,
+  MessageResponseBase,
+  OwnUserResponse,
+  ReadResponse,
+  UserResponse,
+} from 'stream-chat';
+import type { ServerContext } from './context';
+import type { MemberRow } from './store/channels';
+import type { MessageRow } from './store/messages';
+import type { ReadRow } from './store/reads';
+import type { UserRow } from './store/users';
+
+export class Presenter {
+  private readonly users = new Map<string, UserResponse>();
+
+  constructor(private readonly ctx: ServerContext) {}
+
+  /** Loads, in one query, every user not cached yet. */
+  preloadUsers(ids: Iterable<string>): void {
+    const missing = [...new Set(ids)].filter((id) => !this.users.has(id));
+    if (!missing.length) return;
+    const rows = this.ctx.store.users.getMany(missing);
+    for (const id of missing) {
+      const row = rows.get(id);
+      this.users.set(id, row ? this.fromRow(row) : { id });
+    }
+  }
+
+  user(id: string): UserResponse {
+    this.preloadUsers([id]);
+    return this.users.get(id) ?? { id };
+  }
+
+  fromRow(row: UserRow): UserResponse {
+    return userResponse(row, this.ctx.hub.registry.isOnline(row.id));
+  }
+
+  /** `me` in health.check: the user plus mutes, devices and unread totals. */
+  ownUser(row: UserRow): OwnUserResponse {
+    const unread = this.ctx.store.reads.summary(row.id);
+    return {
+      ...this.fromRow(row),
+      online: true,
+      invisible: false,
+      devices: [],
+      mutes: [],
+      channel_mutes: [],
+      blocked_user_ids: [],
+      total_unread_count: unread.total,
+      unread_count: unread.total,
+      unread_channels: unread.channels,
+      unread_threads: 0,
+    };
+  }
+
+  messages(rows: MessageRow[]): MessageResponse[] {
+    const quoted = this.ctx.store.messages.getMany(
+      rows.flatMap((row) => (row.quoted_message_id ? [row.quoted_message_id] : [])),
+    );
+    const all = [...rows, ...quoted.values()];
+    this.preloadUsers(all.flatMap((row) => [row.user_id, ...mentionedIds(row)]));
+    return rows.map((row) => {
+      const quote = row.quoted_message_id ? quoted.get(row.quoted_message_id) : undefined;
+      return quote ? { ...this.messageBase(row), quoted_message: this.messageBase(quote) } : this.messageBase(row);
+    });
+  }
+
+  private messageBase(row: MessageRow): MessageResponseBase {
+    const custom = JSON.parse(row.custom) as Record<string, unknown>;
+    return {
+      ...custom,
+      id: row.id,
+      cid: row.cid,
+      type: row.type as MessageLabel,
+      text: row.text,
+      html: textToHtml(row.text),
+      user: this.user(row.user_id),
+      attachments: JSON.parse(row.attachments) as MessageResponseBase['attachments'],
+      mentioned_users: mentionedIds(row).map((id) => this.user(id)),
+      latest_reactions: [],
+      own_reactions: [],
+      reaction_counts: {},
+      reaction_scores: {},
+      reaction_groups: null,
+      reply_count: row.reply_count,
+      deleted_reply_count: 0,
+      silent: custom.silent === true,
+      shadowed: false,
+      pinned: false,
+      pinned_at: null,
+      pinned_by: null,
+      pin_expires: null,
+      restricted_visibility: [],
+      ...(row.parent_id ? { parent_id: row.parent_id, show_in_channel: row.show_in_channel === 1 } : {}),
+      ...(row.quoted_message_id ? { quoted_message_id: row.quoted_message_id } : {}),
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+      ...(row.deleted_at ? { deleted_at: row.deleted_at } : {}),
+    };
+  }
+
+  member(row: MemberRow): ChannelMemberResponse {
+    return {
+      user_id: row.user_id,
+      user: this.user(row.user_id),
+      role: row.role,
+      channel_role: row.channel_role,
+      status: 'member',
+      banned: false,
+      shadow_banned: false,
+      notifications_muted: false,
+      pinned_at: null,
+      archived_at: null,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  }
+
+  read(row: ReadRow): ReadResponse {
+    return {
+      user: this.user(row.user_id),
+      last_read: row.last_read,
+      unread_messages: row.unread_messages,
+      ...(row.last_read_message_id ? { last_read_message_id: row.last_read_message_id } : {}),
+    };
+  }
+}
+
+function userResponse(row: UserRow, online: boolean): UserResponse {
+  const custom = JSON.parse(row.custom) as Record<string, unknown>;
+  return {
+    ...custom,
+    id: row.id,
+    role: row.role,
+    ...(row.name !== null ? { name: row.name } : {}),
+    ...(row.image !== null ? { image: row.image } : {}),
+    banned: false,
+    online,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    ...(row.last_active ? { last_active: row.last_active } : {}),
+  };
+}
+
+function mentionedIds(row: MessageRow): string[] {
+  return JSON.parse(row.mentioned_user_ids) as string[];
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** The provider renders markdown into `html`; plain escaped paragraphs are enough offline. */
+function textToHtml(text: string): string {
+  if (!text) return '';
+  const escaped = text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+  return `<p>${escaped.replace(/\n/g, '<br/>')}</p>\n`;
+}

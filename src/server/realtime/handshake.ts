@@ -1,0 +1,149 @@
+// The WebSocket endpoint `/connect`, sharing the HTTP server's port through its `upgrade` event.
+// Protocol (stream-chat src/connection.ts, protocol-notes §2): all auth travels in the query
+// string (`json`, `api_key`, `authorization`, `stream-auth-type`); the server's first frame is a
+// health.check carrying `connection_id` and `me`, or an error frame followed by close 1000, which
+// the SDK treats as "rejected, do not retry". Client pings are JSON arrays and each one is
+// answered with a health.check, which also keeps the SDK's 35 s silence timer from firing.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Event, OwnUserResponse } from 'stream-chat';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { authenticate } from '../auth';
+import type { ServerContext } from '../context';
+import { ApiError, errorBody, toApiError } from '../errors';
+import { isObject } from '../input';
+import { Presenter } from '../present';
+import { userPatch, validUserId } from '../user-fields';
+import type { Connection } from './registry';
+import { dropConnection } from './watching';
+
+export function attachWebSocket(server: Server, ctx: ServerContext): WebSocketServer {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (!url.pathname.endsWith('/connect')) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      void accept(ctx, ws, url.searchParams);
+    });
+  });
+  return wss;
+}
+
+async function accept(ctx: ServerContext, ws: WebSocket, params: URLSearchParams): Promise<void> {
+  let connection: Connection | undefined;
+  ws.on('error', () => ws.terminate());
+  ws.on('close', () => {
+    if (connection) dropConnection(ctx, connection.id);
+  });
+  try {
+    const me = await handshake(ctx, params);
+    if (ws.readyState !== ws.OPEN) return;
+    if (ctx.hub.closing) {
+      ws.close(1001, 'server shutting down');
+      return;
+    }
+    connection = {
+      id: randomUUID(),
+      userId: me.id,
+      anonymous: me.role === 'anonymous',
+      watching: new Set(),
+      send: (frame) => {
+        if (ws.readyState === ws.OPEN) ws.send(frame);
+      },
+      close: (code, reason) => ws.close(code, reason),
+    };
+    ctx.hub.registry.add(connection);
+    const open = connection;
+    ws.on('message', (data) => answerPing(ctx, open, data));
+    ctx.hub.send(connection, {
+      type: 'health.check',
+      connection_id: connection.id,
+      cid: '*',
+      me,
+      created_at: new Date().toISOString(),
+    });
+  } catch (error) {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) ctx.log('websocket handshake failed', error);
+    const frame = {
+      type: 'connection.error',
+      connection_id: '',
+      created_at: new Date().toISOString(),
+      error: errorBody(apiError, '0ms'),
+    };
+    if (ws.readyState !== ws.OPEN) return;
+    ws.send(JSON.stringify(frame));
+    ws.close(1000, 'connection rejected');
+  }
+}
+
+/** Validates the query string, upserts the user from `user_details`, and returns `me`. */
+async function handshake(ctx: ServerContext, params: URLSearchParams): Promise<OwnUserResponse> {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(params.get('json') ?? '');
+  } catch {
+    throw ApiError.input('the json query parameter must be the JSON connect payload');
+  }
+  if (!isObject(payload) || typeof payload.user_id !== 'string' || !payload.user_id) {
+    throw ApiError.input('the connect payload needs a user_id');
+  }
+  const userId = validUserId(payload.user_id, 'user_id');
+  const details = isObject(payload.user_details) ? payload.user_details : { id: userId };
+  if (details.id !== undefined && details.id !== userId) {
+    throw ApiError.input('user_details.id does not match user_id');
+  }
+  const subject = await authenticate(
+    {
+      apiKey: params.get('api_key') ?? undefined,
+      authType: params.get('stream-auth-type') ?? undefined,
+      token: params.get('authorization') || undefined,
+      userId,
+    },
+    ctx.config,
+  );
+  const now = new Date().toISOString();
+  if (subject.kind === 'anonymous') {
+    // Anonymous visitors are not stored: they get an ephemeral identity for this socket.
+    return {
+      id: userId,
+      role: 'anonymous',
+      anon: true,
+      online: true,
+      created_at: now,
+      updated_at: now,
+      devices: [],
+      mutes: [],
+      channel_mutes: [],
+      blocked_user_ids: [],
+      total_unread_count: 0,
+      unread_count: 0,
+      unread_channels: 0,
+      unread_threads: 0,
+    };
+  }
+  const user = ctx.store.users.upsert({ ...userPatch(userId, details), lastActive: now });
+  return new Presenter(ctx).ownUser(user);
+}
+
+function answerPing(ctx: ServerContext, connection: Connection, data: RawData): void {
+  let frame: unknown;
+  try {
+    frame = JSON.parse(data.toString());
+  } catch {
+    return;
+  }
+  const items = Array.isArray(frame) ? frame : [frame];
+  if (!items.some((item) => isObject(item) && item.type === 'health.check')) return;
+  const reply: Event = {
+    type: 'health.check',
+    connection_id: connection.id,
+    cid: '*',
+    created_at: new Date().toISOString(),
+  };
+  ctx.hub.send(connection, reply);
+}

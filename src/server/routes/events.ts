@@ -1,0 +1,67 @@
+// Client-sent channel events and read state: `POST /channels/{type}/{id}/event` (typing.start,
+// typing.stop and custom events) and `POST /channels/{type}/{id}/read` (markRead).
+import { Hono } from 'hono';
+import type { APIResponse, EventAPIResponse } from 'stream-chat';
+import { actorFor, requireUser } from '../actor';
+import { accessTo, assertCanRead, assertCapability } from '../channel-state';
+import type { AppEnv, ServerContext } from '../context';
+import { ApiError } from '../errors';
+import { elapsed, readJson, requireAuth, sendJson } from '../http';
+import { isObject, namedUserId, requiredString, withoutKeys } from '../input';
+import { notifyChannelEvent, notifyRead } from '../realtime/notify';
+import { existingChannel } from './channels';
+
+/** Event namespaces only the server emits; a client may not forge them. */
+const SERVER_NAMESPACES = /^(message|channel|member|notification|user|reaction|poll|health|connection|draft|reminder|thread|ai_indicator)\./;
+/** Envelope fields the server sets on every event. */
+const ENVELOPE = new Set(['type', 'cid', 'channel_id', 'channel_type', 'user', 'user_id', 'created_at']);
+
+export function eventRoutes(ctx: ServerContext) {
+  const routes = new Hono<AppEnv>();
+  const auth = requireAuth(ctx);
+
+  routes.post('/channels/:type/:id/event', auth, async (c) => {
+    const body = await readJson(c);
+    if (!isObject(body.event)) throw ApiError.input('event is a required field');
+    const type = requiredString(body.event.type, 'event.type');
+    const actor = requireUser(actorFor(ctx.store, c.get('subject'), namedUserId(body.event)), 'send events');
+    const row = existingChannel(ctx, c.req.param('type'), c.req.param('id'));
+    const access = accessTo(ctx, row, actor);
+    const typing = type === 'typing.start' || type === 'typing.stop';
+    if (!typing && SERVER_NAMESPACES.test(type)) throw ApiError.input(`event type ${type} cannot be sent by clients`);
+    assertCapability(row, actor, access, typing ? 'send-typing-events' : 'send-custom-events');
+    const event = notifyChannelEvent(ctx, row, actor.id, { type, ...withoutKeys(body.event, ENVELOPE) });
+    const response: EventAPIResponse = { event, duration: elapsed(c) };
+    return sendJson(response);
+  });
+
+  routes.post('/channels/:type/:id/read', auth, async (c) => {
+    const body = await readJson(c);
+    const actor = requireUser(actorFor(ctx.store, c.get('subject'), namedUserId(body)), 'mark channels read');
+    const row = existingChannel(ctx, c.req.param('type'), c.req.param('id'));
+    const access = accessTo(ctx, row, actor);
+    assertCanRead(row, actor, access);
+    assertCapability(row, actor, access, 'read-events');
+    if (!access.member) throw ApiError.notAllowed(`only members have read state in ${row.cid}`);
+    const at = new Date().toISOString();
+    if (body.thread_id !== undefined) {
+      // Thread read state is not tracked yet: acknowledge without touching the channel's.
+      const event = { type: 'message.read', cid: row.cid, channel_type: row.type, channel_id: row.id, created_at: at } as const;
+      return sendJson({ event, duration: elapsed(c) } satisfies EventAPIResponse);
+    }
+    const latest = ctx.store.messages.latestInChannel(row.cid);
+    ctx.store.reads.markRead(row.cid, actor.id, at, latest?.id ?? null);
+    const event = notifyRead(ctx, row, actor.id, at, latest?.id);
+    const response: EventAPIResponse = { event, duration: elapsed(c) };
+    return sendJson(response);
+  });
+
+  // Delivery receipts are off in every channel config; answer politely if a client sends them.
+  routes.post('/channels/delivered', auth, async (c) => {
+    await readJson(c);
+    const response: APIResponse = { duration: elapsed(c) };
+    return sendJson(response);
+  });
+
+  return routes;
+}

@@ -1,0 +1,36 @@
+// queryMembers: `GET /members?payload={type, id | members, filter_conditions, sort, limit, offset}`.
+import { Hono } from 'hono';
+import type { ChannelMemberAPIResponse } from 'stream-chat';
+import { actorFor } from '../actor';
+import { accessTo, assertCanRead } from '../channel-state';
+import type { AppEnv, ServerContext } from '../context';
+import { elapsed, readPayload, requireAuth, sendJson } from '../http';
+import { boundedInt, idList, optionalString, requiredString } from '../input';
+import { Presenter } from '../present';
+import { distinctChannelId, existingChannel } from './channels';
+
+export function memberRoutes(ctx: ServerContext) {
+  const routes = new Hono<AppEnv>();
+
+  routes.get('/members', requireAuth(ctx), (c) => {
+    const payload = readPayload(c);
+    const actor = actorFor(ctx.store, c.get('subject'));
+    const type = requiredString(payload.type, 'type');
+    const id = optionalString(payload.id, 'id') ?? distinctChannelId(actor, idList(payload.members, 'members'));
+    const row = existingChannel(ctx, type, id);
+    assertCanRead(row, actor, accessTo(ctx, row, actor));
+    const rows = ctx.store.channels.queryMembers({
+      cid: row.cid,
+      filter: payload.filter_conditions,
+      sort: payload.sort,
+      limit: boundedInt(payload.limit, 'limit', { fallback: 100, max: 300 }),
+      offset: boundedInt(payload.offset, 'offset', { fallback: 0, max: 1_000_000 }),
+    });
+    const presenter = new Presenter(ctx);
+    presenter.preloadUsers(rows.map((m) => m.user_id));
+    const response: ChannelMemberAPIResponse = { members: rows.map((m) => presenter.member(m)), duration: elapsed(c) };
+    return sendJson(response);
+  });
+
+  return routes;
+}

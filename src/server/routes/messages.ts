@@ -1,0 +1,119 @@
+// Sending messages: `POST /channels/{type}/{id}/message`. The client generates the message id
+// (MessageComposer uses a UUID) and the server keeps it, so the SDK can match its optimistic
+// copy to the stored one; sending the same id twice is an input error.
+import { randomUUID } from 'node:crypto';
+import { Hono } from 'hono';
+import type { SendMessageAPIResponse } from 'stream-chat';
+import { actorFor, requireUser, type UserActor } from '../actor';
+import { accessTo, assertCapability, channelType } from '../channel-state';
+import type { AppEnv, ServerContext } from '../context';
+import { ApiError } from '../errors';
+import { elapsed, readJson, requireAuth, sendJson } from '../http';
+import { idList, isObject, namedUserId, optionalBoolean, optionalString, withoutKeys, type JsonObject } from '../input';
+import { Presenter } from '../present';
+import { notifyMessageNew, notifyMessageUpdated } from '../realtime/notify';
+import type { ChannelRow } from '../store/channels';
+import type { MessageRow } from '../store/messages';
+import { existingChannel } from './channels';
+
+/** Message fields the server owns or stores in columns; everything else is custom data. */
+const NOT_CUSTOM = new Set([
+  'id', 'text', 'type', 'attachments', 'mentioned_users', 'parent_id', 'show_in_channel',
+  'quoted_message_id', 'quoted_message', 'user', 'user_id', 'cid', 'html', 'created_at', 'updated_at',
+  'deleted_at', 'latest_reactions', 'own_reactions', 'reaction_counts', 'reaction_scores',
+  'reaction_groups', 'reply_count', 'deleted_reply_count', 'thread_participants', 'i18n', 'status',
+  'command', 'member', 'channel', 'pinned', 'pinned_at', 'pinned_by', 'pin_expires', 'shadowed',
+  'mentioned_channel', 'mentioned_here', 'moderation', 'moderation_details', 'restricted_visibility',
+]);
+
+export function messageRoutes(ctx: ServerContext) {
+  const routes = new Hono<AppEnv>();
+
+  routes.post('/channels/:type/:id/message', requireAuth(ctx), async (c) => {
+    const body = await readJson(c);
+    if (!isObject(body.message)) throw ApiError.input('message is a required field');
+    const input = body.message;
+    const actor = requireUser(actorFor(ctx.store, c.get('subject'), namedUserId(input)), 'send messages');
+    const row = existingChannel(ctx, c.req.param('type'), c.req.param('id'));
+    const stored = storeMessage(ctx, row, actor, input);
+    const presenter = new Presenter(ctx);
+    const [message] = presenter.messages([stored]);
+    if (!message) throw new Error('stored message vanished');
+    const channel = ctx.store.channels.get(row.cid) ?? row;
+    notifyMessageNew(ctx, channel, message);
+    // The parent's reply_count changed; the SDK only learns that from message.updated.
+    const parent = stored.parent_id ? ctx.store.messages.get(stored.parent_id) : undefined;
+    if (parent) notifyMessageUpdated(ctx, channel, presenter.messages([parent])[0]);
+    const response: SendMessageAPIResponse = { message, duration: elapsed(c) };
+    return sendJson(response);
+  });
+
+  return routes;
+}
+
+function storeMessage(ctx: ServerContext, row: ChannelRow, actor: UserActor, input: JsonObject): MessageRow {
+  const { store } = ctx;
+  const config = channelType(row.type).config;
+  const access = accessTo(ctx, row, actor);
+  const parentId = optionalString(input.parent_id, 'message.parent_id') ?? null;
+  const quotedId = optionalString(input.quoted_message_id, 'message.quoted_message_id') ?? null;
+  assertCapability(row, actor, access, 'send-message');
+  if (parentId) assertCapability(row, actor, access, 'send-reply');
+  if (quotedId) assertCapability(row, actor, access, 'quote-message');
+
+  const id = optionalString(input.id, 'message.id') || randomUUID();
+  if (id.length > 255) throw ApiError.input('message.id is longer than 255 characters');
+  const text = optionalString(input.text, 'message.text') ?? '';
+  const maxLength = config.max_message_length ?? 5000;
+  if (text.length > maxLength) throw ApiError.input(`message.text is longer than ${maxLength} characters`);
+  const type = optionalString(input.type, 'message.type') ?? 'regular';
+  if (type !== 'regular' && !(actor.server && type === 'system')) {
+    throw ApiError.input(`message.type "${type}" cannot be sent`);
+  }
+  const attachments = input.attachments ?? [];
+  if (!Array.isArray(attachments) || !attachments.every(isObject)) {
+    throw ApiError.input('message.attachments must be a list of objects');
+  }
+  if (!text.trim() && attachments.length === 0 && !input.poll_id && !input.shared_location) {
+    throw ApiError.input('message text, attachments, a poll or a location is required');
+  }
+  if (store.messages.get(id)) throw ApiError.input(`a message with id ${id} already exists`);
+  if (parentId && store.messages.get(parentId)?.cid !== row.cid) {
+    throw ApiError.input(`parent message ${parentId} does not exist in this channel`);
+  }
+  if (quotedId && store.messages.get(quotedId)?.cid !== row.cid) {
+    throw ApiError.input(`quoted message ${quotedId} does not exist in this channel`);
+  }
+  const mentioned = idList(input.mentioned_users, 'message.mentioned_users');
+  const known = store.users.getMany(mentioned);
+  const showInChannel = optionalBoolean(input.show_in_channel, 'message.show_in_channel') ?? false;
+  const custom = withoutKeys(input, NOT_CUSTOM);
+  const inChannel = !parentId || showInChannel;
+  const now = new Date().toISOString();
+
+  return store.transaction(() => {
+    const message = store.messages.add({
+      id,
+      cid: row.cid,
+      userId: actor.id,
+      type: parentId && type === 'regular' ? 'reply' : type,
+      text,
+      parentId,
+      showInChannel,
+      quotedMessageId: quotedId,
+      mentionedUserIds: [...new Set(mentioned)].filter((userId) => known.has(userId)),
+      attachments,
+      custom,
+      now,
+    });
+    if (parentId) store.messages.incrementReplyCount(parentId);
+    if (inChannel) store.channels.setLastMessageAt(row.cid, now);
+    if (config.read_events && inChannel) {
+      // Sending reads the channel for the sender (the SDK assumes so on its own message.new);
+      // everyone else has one more unread, unless the message is silent.
+      if (access.member) store.reads.markRead(row.cid, actor.id, now, id);
+      if (custom.silent !== true) store.reads.incrementUnread(row.cid, actor.id);
+    }
+    return message;
+  });
+}

@@ -1,0 +1,122 @@
+// Storage: migrations, persistence across restarts, and pagination that stays on the index.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { StreamChat, type UserResponse } from 'stream-chat';
+import { startServer } from '../../src/server/index';
+import { seedDemoData } from '../../src/server/seed';
+import { migrations } from '../../src/server/store/migrations';
+import { openStore } from '../../src/server/store/store';
+import { API_KEY, API_SECRET } from './helpers';
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'chat-widget-db-'));
+  dirs.push(dir);
+  return dir;
+};
+
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('store', () => {
+  it('migrates a new database to the latest user_version in WAL mode', () => {
+    const path = join(tempDir(), 'nested', 'chat.db');
+    const store = openStore(path);
+    try {
+      expect(store.db.pragma('user_version', { simple: true })).toBe(migrations.length);
+      expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    } finally {
+      store.close();
+    }
+    // Re-opening must not re-run the migrations (they would fail on existing tables).
+    const reopened = openStore(path);
+    expect(reopened.db.pragma('user_version', { simple: true })).toBe(migrations.length);
+    reopened.close();
+  });
+
+  it('seeds an empty database once', () => {
+    const store = openStore(':memory:');
+    try {
+      expect(seedDemoData(store)).toBe(true);
+      expect(seedDemoData(store)).toBe(false);
+      expect(store.users.get('alice')?.name).toBe('Alice Johnson');
+      const general = store.channels.get('messaging:general');
+      expect(general).toMatchObject({ name: 'General', member_count: 4 });
+      const page = store.messages.page('messaging:general', { limit: 25 });
+      expect(page.length).toBeGreaterThanOrEqual(3);
+      const times = page.map((m) => Date.parse(m.created_at));
+      expect(times).toEqual([...times].sort((a, b) => a - b));
+      expect(Date.now() - (times[0] ?? 0)).toBeLessThanOrEqual(60 * 60_000);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('reads every kind of message page through the (cid, created_at) index, without sorting', () => {
+    const store = openStore(':memory:');
+    // Record the SQL the message store prepares for each page, then ask SQLite how it runs it.
+    const prepared: string[] = [];
+    const prepare = store.db.prepare.bind(store.db);
+    store.db.prepare = ((source: string) => {
+      prepared.push(source);
+      return prepare(source);
+    }) as typeof store.db.prepare;
+    try {
+      seedDemoData(store);
+      const cid = 'messaging:general';
+      const pages = [
+        { limit: 5 },
+        { limit: 5, id_lt: 'seed-general-4' },
+        { limit: 5, id_gt: 'seed-general-2' },
+        { limit: 5, id_around: 'seed-general-3' },
+        { limit: 5, created_at_around: new Date().toISOString() },
+      ];
+      for (const options of pages) expect(store.messages.page(cid, options).length).toBeGreaterThan(0);
+
+      const scans = prepared.filter((source) => /FROM messages WHERE cid = \?/.test(source) && /LIMIT/.test(source));
+      expect(scans.length).toBeGreaterThanOrEqual(pages.length);
+      for (const source of scans) {
+        const params = Array.from({ length: source.split('?').length - 1 }, () => 'x');
+        const plan = (prepare(`EXPLAIN QUERY PLAN ${source}`).all(...params) as { detail: string }[])
+          .map((row) => row.detail)
+          .join(' | ');
+        expect(plan, source).toMatch(/USING INDEX messages_cid_created_at \(cid=\?/);
+        expect(plan, source).not.toMatch(/TEMP B-TREE/);
+      }
+    } finally {
+      store.close();
+    }
+  });
+
+  it('keeps users, channels and messages across a restart on a database file', async () => {
+    const dbPath = join(tempDir(), 'chat.db');
+    const signer = new StreamChat(API_KEY, API_SECRET);
+    const first = await startServer({ port: 0, dbPath, apiKey: API_KEY, apiSecret: API_SECRET, quiet: true, seed: true });
+    const writer = new StreamChat(API_KEY, { baseURL: first.url, allowServerSideConnect: true });
+    try {
+      await writer.connectUser({ id: 'alice', favourite: 'tea' } as UserResponse, signer.createToken('alice'));
+      await writer.channel('messaging', 'general').watch();
+      await writer.channel('messaging', 'general').sendMessage({ id: 'persisted-1', text: 'still here?' });
+    } finally {
+      await writer.disconnectUser();
+      await first.close();
+    }
+
+    const second = await startServer({ port: 0, dbPath, apiKey: API_KEY, apiSecret: API_SECRET, quiet: true, seed: true });
+    const reader = new StreamChat(API_KEY, { baseURL: second.url, allowServerSideConnect: true });
+    try {
+      expect(second.seeded).toBe(false);
+      const connected = await reader.connectUser({ id: 'bob' }, signer.createToken('bob'));
+      expect(connected?.me?.unread_count).toBe(1);
+      const state = await reader.channel('messaging', 'general').watch();
+      expect(state.messages.at(-1)).toMatchObject({ id: 'persisted-1', text: 'still here?' });
+      expect(state.messages.at(-1)?.user).toMatchObject({ id: 'alice', favourite: 'tea' });
+    } finally {
+      await reader.disconnectUser();
+      await second.close();
+    }
+  });
+});
