@@ -1,0 +1,67 @@
+import { waitFor } from '@testing-library/preact';
+import { describe, expect, it } from 'vitest';
+import { mount, part, record, shadow, waitForEvent } from '../element/helpers';
+import { API_KEY, otherUser, stubTokenEndpoint, tokenFor, useBackend } from './backend';
+
+const backend = useBackend();
+
+describe('the launcher badge', () => {
+  it('counts messages that arrive while the panel is closed, and clears when the panel is read', async () => {
+    // A browser that chatted before connects at page load, so the bubble can show unread messages.
+    localStorage.setItem(`chat-widget:${API_KEY}:session`, '1');
+    stubTokenEndpoint({ token: tokenFor('carol'), user: { id: 'carol' } });
+    const el = mount({ 'api-key': API_KEY, 'base-url': backend.server.url, channel: 'messaging:general', 'token-endpoint': '/token/carol-badge' });
+    await waitForEvent(el, 'chat-widget-ready');
+    const unread = record(el, 'chat-widget-unread');
+
+    const dave = await otherUser(backend.server.url, 'dave');
+    try {
+      const channel = dave.channel('messaging', 'general');
+      await channel.watch();
+      await channel.sendMessage({ text: 'Carol, are you there?' });
+      await channel.sendMessage({ text: 'Ping again' });
+      await waitFor(() => expect(part(el, 'badge')?.textContent).toBe('2'));
+      await waitFor(() => expect(unread.at(-1)).toEqual({ count: 2 }));
+      expect(part(el, 'launcher')?.getAttribute('aria-label')).toBe('Open chat, 2 unread');
+
+      el.open();
+      await waitFor(() => expect(unread.at(-1)).toEqual({ count: 0 }), { timeout: 5000 });
+      el.close();
+      await waitFor(() => expect(part(el, 'launcher')).not.toBeNull());
+      expect(part(el, 'badge')).toBeNull();
+    } finally {
+      await dave.disconnectUser();
+    }
+  });
+});
+
+describe('connection states', () => {
+  it('shows "Connecting…" first, then the channel', async () => {
+    stubTokenEndpoint({ token: tokenFor('bob'), user: { id: 'bob' } });
+    const el = mount({ 'api-key': API_KEY, 'base-url': backend.server.url, channel: 'general', 'token-endpoint': '/token/bob-states', open: true });
+    expect(await shadow(el).findByText('Connecting…')).toBeTruthy();
+    await waitFor(() => expect(part(el, 'message-list')).not.toBeNull(), { timeout: 5000 });
+  });
+
+  it('says when the browser goes offline and disables sending until it is back', async () => {
+    stubTokenEndpoint({ token: tokenFor('alice'), user: { id: 'alice' } });
+    const el = mount({ 'api-key': API_KEY, 'base-url': backend.server.url, channel: 'general', 'token-endpoint': '/token/alice-offline', open: true });
+    await waitForEvent(el, 'chat-widget-ready');
+    await waitFor(() => expect(part(el, 'composer-input')).not.toBeNull());
+    window.dispatchEvent(new Event('offline'));
+    await waitFor(() => expect(part(el, 'offline-banner')?.textContent).toMatch(/You are offline/));
+    expect((part(el, 'composer-input') as HTMLTextAreaElement).disabled).toBe(true);
+    window.dispatchEvent(new Event('online'));
+    await waitFor(() => expect(part(el, 'offline-banner')).toBeNull(), { timeout: 8000 });
+    expect((part(el, 'composer-input') as HTMLTextAreaElement).disabled).toBe(false);
+  });
+
+  it('shows a readable error when the backend cannot be reached', async () => {
+    stubTokenEndpoint({ token: tokenFor('alice'), user: { id: 'alice' } });
+    const errors = record(document, 'chat-widget-error');
+    const el = mount({ 'api-key': API_KEY, 'base-url': 'http://127.0.0.1:9', channel: 'general', 'token-endpoint': '/token/alice-down', open: true });
+    const alert = await shadow(el).findByRole('alert', {}, { timeout: 20_000 });
+    expect(alert.textContent).toMatch(/Chat is unavailable right now/);
+    await waitFor(() => expect(errors.map((e) => e.reason)).toContain('connection-failed'));
+  }, 30_000);
+});
