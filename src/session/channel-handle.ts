@@ -1,12 +1,40 @@
-import { StateStore, type Channel, type LocalMessage, type Message, type MessageResponse, type StreamChat } from 'stream-chat';
+import {
+  StateStore,
+  type Channel,
+  type ChannelState,
+  type LocalMessage,
+  type StreamChat,
+} from 'stream-chat';
 import type { ChannelRef } from '../element/attributes';
+import { MessageDelivery, type SendResult } from './message-delivery';
 import { describeApiError, SessionError, toSessionError } from './session-error';
+
+export type { SendResult };
+
+/** Messages per page, as the spec says; older and newer pages load as the reader scrolls. */
+export const PAGE_SIZE = 25;
 
 export type ChannelViewState = {
   status: 'idle' | 'loading' | 'ready' | 'error';
   error: SessionError | null;
   /** The current message set, oldest first, as the SDK keeps it. */
   messages: LocalMessage[];
+  /** Whether older / newer messages than the current set exist on the server. */
+  hasOlder: boolean;
+  hasNewer: boolean;
+  /** The current set is the latest one (not a set loaded around a jumped-to message). */
+  atLatest: boolean;
+  loadingOlder: boolean;
+  loadingNewer: boolean;
+  /** The message just jumped to, highlighted until the next jump. */
+  highlightedId: string | null;
+  /** A passing message for the reader, e.g. a jump to a message that does not exist. */
+  notice: string | null;
+  /** Own last-read time when the channel was opened: the "new messages" line goes after it. */
+  unreadSince: Date | null;
+  pinned: LocalMessage[];
+  read: ChannelState['read'];
+  capabilities: string[];
   name: string;
   watcherCount: number;
   memberCount: number;
@@ -15,28 +43,42 @@ export type ChannelViewState = {
   typing: string[];
 };
 
-/** The stored message, a failure the panel already shows on the message, or null when there was nothing to send. */
-export type SendResult = MessageResponse | SessionError | null;
+export function channelName(channel: Channel): string {
+  const name = (channel.data as { name?: unknown } | undefined)?.name;
+  return (typeof name === 'string' && name) || channel.id || channel.cid;
+}
 
 /**
  * One watched channel. The SDK's channel state is plain objects updated by events, so
- * this mirrors what the panel shows into a StateStore after each event; sending goes
- * through the channel's own `messageComposer`.
+ * this mirrors what the panel shows into a StateStore after each event. The SDK keeps and
+ * merges the message sets; this only asks it for pages and jumps.
  */
 export class ChannelHandle {
   readonly channel: Channel;
   readonly state: StateStore<ChannelViewState>;
+  private readonly delivery: MessageDelivery;
   private loading: Promise<void> | null = null;
   private stopListening: (() => void) | null = null;
-  /** What was sent for each failed message, so "retry" sends exactly that again. */
-  private failed = new Map<string, Message>();
 
   constructor(
     private readonly client: StreamChat,
     ref: ChannelRef,
   ) {
     this.channel = client.channel(ref.type, ref.id);
-    this.state = new StateStore<ChannelViewState>({ ...this.snapshot(), status: 'idle', error: null });
+    this.delivery = new MessageDelivery(this.channel, this.channel.messageComposer, (message) => {
+      this.channel.state.addMessageSorted(message, true);
+      this.sync();
+    });
+    this.state = new StateStore<ChannelViewState>({
+      ...this.snapshot(),
+      status: 'idle',
+      error: null,
+      loadingOlder: false,
+      loadingNewer: false,
+      highlightedId: null,
+      notice: null,
+      unreadSince: null,
+    });
   }
 
   get cid() {
@@ -52,7 +94,7 @@ export class ChannelHandle {
   private async watch() {
     this.state.partialNext({ status: 'loading', error: null });
     try {
-      await this.channel.watch();
+      await this.channel.watch({ messages: { limit: PAGE_SIZE } });
     } catch (error) {
       this.loading = null;
       this.state.partialNext({
@@ -62,7 +104,8 @@ export class ChannelHandle {
       return;
     }
     this.stopListening ??= this.channel.on(() => this.sync()).unsubscribe;
-    this.state.partialNext({ ...this.snapshot(), status: 'ready' });
+    const unreadSince = this.channel.countUnread() > 0 ? (this.channel.lastRead() ?? null) : null;
+    this.state.partialNext({ ...this.snapshot(), status: 'ready', unreadSince });
   }
 
   private sync() {
@@ -70,61 +113,89 @@ export class ChannelHandle {
   }
 
   private snapshot() {
-    const { state, data } = this.channel;
+    const { state } = this.channel;
     const ownId = this.client.userID;
+    const current = state.messageSets.find((set) => set.isCurrent);
     return {
       messages: [...state.messages],
+      hasOlder: state.messagePagination.hasPrev,
+      hasNewer: state.messagePagination.hasNext,
+      atLatest: current?.isLatest ?? true,
+      pinned: [...state.pinnedMessages],
+      read: { ...state.read },
+      capabilities: (this.channel.data?.own_capabilities as string[] | undefined) ?? [],
       name: channelName(this.channel),
       watcherCount: state.watcher_count ?? 0,
-      memberCount: Number(data?.member_count ?? Object.keys(state.members).length),
+      memberCount: Number(this.channel.data?.member_count ?? Object.keys(state.members).length),
       unreadCount: this.channel.countUnread(),
       typing: Object.values(state.typing)
-        .filter((event) => event.user && event.user.id !== ownId)
+        .filter((event) => event.user && event.user.id !== ownId && !event.parent_id)
         .map((event) => event.user?.name || event.user?.id || ''),
     };
   }
 
-  /**
-   * Sends what the composer holds. The composer decides whether there is anything to
-   * send (its middleware discards empty or too-long text); the message shows at once
-   * and is replaced by the backend's copy, or marked failed with a way to retry.
-   */
-  async send(): Promise<SendResult> {
-    const composer = this.channel.messageComposer;
-    const composition = await composer.compose();
-    if (!composition) return null;
-    const { localMessage, message, sendOptions } = composition;
-    composer.clear();
-    this.channel.state.addMessageSorted(localMessage, true);
-    this.sync();
-    void this.channel.stopTyping().catch(() => undefined);
-    return this.deliver(message, localMessage);
+  /** Loads the page before the oldest message shown; the SDK merges it into the current set. */
+  async loadOlder() {
+    const { hasOlder, loadingOlder, messages } = this.state.getLatestValue();
+    const oldest = messages[0];
+    if (!hasOlder || loadingOlder || !oldest) return;
+    await this.page('loadingOlder', { limit: PAGE_SIZE, id_lt: oldest.id });
   }
 
-  /** Sends a failed message again, with the same id so the backend cannot duplicate it. */
-  async retry(messageId: string): Promise<SendResult> {
-    const message = this.failed.get(messageId);
-    const local = this.channel.state.findMessage(messageId);
-    if (!message || !local) return null;
-    this.channel.state.addMessageSorted({ ...local, status: 'sending', error: undefined }, true);
-    this.sync();
-    return this.deliver(message, local);
+  /** Loads the page after the newest message shown (only when viewing an older set). */
+  async loadNewer() {
+    const { hasNewer, loadingNewer, messages } = this.state.getLatestValue();
+    const newest = messages.at(-1);
+    if (!hasNewer || loadingNewer || !newest) return;
+    await this.page('loadingNewer', { limit: PAGE_SIZE, id_gt: newest.id });
   }
 
-  private async deliver(message: Message, local: LocalMessage): Promise<SendResult> {
+  private async page(flag: 'loadingOlder' | 'loadingNewer', messages: { limit: number; id_lt?: string; id_gt?: string }) {
+    this.state.partialNext({ [flag]: true });
     try {
-      const response = await this.channel.sendMessage(message);
-      this.failed.delete(local.id);
-      this.channel.state.addMessageSorted({ ...response.message, status: 'received' }, true);
-      this.sync();
-      return response.message;
+      await this.channel.query({ messages, watchers: { limit: PAGE_SIZE } }, 'current');
+      this.state.partialNext({ ...this.snapshot(), [flag]: false, notice: null });
     } catch (error) {
-      this.failed.set(local.id, message);
-      // The panel reads the reason with describeApiError when it draws the failed message.
-      this.channel.state.addMessageSorted({ ...local, status: 'failed', error: error as LocalMessage['error'] }, true);
-      this.sync();
-      return new SessionError('send-failed', `A message was not sent: ${describeApiError(error).text}.`);
+      this.state.partialNext({ [flag]: false, notice: `Messages could not be loaded: ${describeApiError(error).text}.` });
     }
+  }
+
+  /**
+   * Shows a message and the ones around it: the SDK switches to the set that holds it, or
+   * loads a new set around it (`id_around`). A missing message leaves the list as it was.
+   */
+  async jumpTo(messageId: string): Promise<boolean> {
+    try {
+      await this.channel.state.loadMessageIntoState(messageId, undefined, PAGE_SIZE);
+    } catch (error) {
+      this.state.partialNext({ notice: `That message could not be shown: ${describeApiError(error).text}.` });
+      return false;
+    }
+    if (!this.channel.state.findMessage(messageId)) {
+      this.state.partialNext({ notice: 'That message could not be found in this conversation.' });
+      return false;
+    }
+    this.state.partialNext({ ...this.snapshot(), highlightedId: messageId, notice: null });
+    return true;
+  }
+
+  /** Back to the newest messages after a jump. */
+  async jumpToLatest() {
+    await this.channel.state.loadMessageIntoState('latest');
+    this.state.partialNext({ ...this.snapshot(), highlightedId: null });
+  }
+
+  /** A passing line for the reader (an action's result or failure); null clears it. */
+  setNotice(notice: string | null) {
+    this.state.partialNext({ notice });
+  }
+
+  send(): Promise<SendResult> {
+    return this.delivery.send();
+  }
+
+  retry(messageId: string): Promise<SendResult> {
+    return this.delivery.retry(messageId);
   }
 
   /** Marks the channel read when there is something unread (the SDK checks the capability). */
@@ -137,9 +208,4 @@ export class ChannelHandle {
     this.stopListening = null;
     this.loading = null;
   }
-}
-
-export function channelName(channel: Channel): string {
-  const name = (channel.data as { name?: unknown } | undefined)?.name;
-  return (typeof name === 'string' && name) || channel.id || channel.cid;
 }

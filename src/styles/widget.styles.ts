@@ -122,50 +122,117 @@ export const widgetStyles = /* css */ `
 .banner { padding: 6px 12px; font-size: 12px; background: var(--cw-surface); color: var(--cw-muted); border-bottom: 1px solid var(--cw-border); }
 .empty { margin: auto; padding: 24px; color: var(--cw-muted); text-align: center; }
 
-/* Messages */
-.message-scroller { flex: 1; min-height: 0; overflow-y: auto; overscroll-behavior: contain; display: flex; flex-direction: column; padding: 12px 12px 0; }
-.message-list { display: flex; flex-direction: column; gap: 2px; margin-top: auto; }
-.message { display: flex; gap: 8px; align-items: flex-end; max-width: 88%; margin-top: 8px; }
-.message.continued { margin-top: 0; }
-.message.own { align-self: flex-end; flex-direction: row-reverse; }
+/* Messages: rows use padding, never margins, so their measured heights add up exactly. */
+.message-area { position: relative; flex: 1; min-height: 0; display: flex; flex-direction: column; }
+.message-scroller { flex: 1; min-height: 0; overflow-y: auto; overscroll-behavior: contain; overflow-anchor: none; display: flex; flex-direction: column; padding: 8px 12px 0; }
+.message-list { display: block; margin-top: auto; }
+.spacer { display: block; }
+.row { display: block; }
+.loading-more { text-align: center; font-size: 12px; color: var(--cw-muted); padding: 6px; }
+.date-separator, .unread-separator, .thread-divider { display: flex; align-items: center; gap: 8px; padding: 12px 0 4px; font-size: 12px; color: var(--cw-muted); }
+.date-separator::before, .date-separator::after, .unread-separator::before, .unread-separator::after, .thread-divider::after { content: ""; flex: 1; height: 1px; background: var(--cw-border); }
+.unread-separator { color: var(--cw-danger); font-weight: 600; }
+.unread-separator::before, .unread-separator::after { background: var(--cw-danger); opacity: 0.5; }
+.message { display: flex; gap: 8px; align-items: flex-start; width: fit-content; max-width: 92%; padding-top: 8px; border-radius: 12px; }
+.message.continued { padding-top: 2px; }
+.message.own { margin-left: auto; flex-direction: row-reverse; }
+.message.highlighted .bubble { animation: cw-flash 2400ms ease-out; box-shadow: 0 0 0 2px var(--cw-accent); }
+@keyframes cw-flash { from { box-shadow: 0 0 0 6px var(--cw-accent); } }
 .avatar {
-  flex: none; width: 28px; height: 28px; border-radius: 50%; display: grid; place-items: center;
+  flex: none; width: 28px; height: 28px; margin-top: 18px; border-radius: 50%; display: grid; place-items: center;
   background: var(--cw-surface); color: var(--cw-muted); font-size: 12px; font-weight: 700;
 }
-.message.continued .avatar { visibility: hidden; height: 0; }
+.message.continued .avatar { visibility: hidden; height: 0; margin-top: 0; }
 .message.own .avatar { display: none; }
-.message-body { display: flex; flex-direction: column; min-width: 0; }
+.message-body { display: flex; flex-direction: column; min-width: 0; align-items: flex-start; }
 .message.own .message-body { align-items: flex-end; }
 .message-meta { display: flex; gap: 6px; align-items: baseline; font-size: 12px; line-height: 16px; color: var(--cw-muted); padding: 0 4px 2px; }
 .message-author { font-weight: 600; color: var(--cw-text); }
+.bubble-row { display: flex; align-items: center; gap: 4px; max-width: 100%; }
+.message.own .bubble-row { flex-direction: row-reverse; }
 .bubble {
   padding: 8px 12px; border-radius: 16px; background: var(--cw-surface); color: var(--cw-text);
-  white-space: pre-wrap; overflow-wrap: anywhere;
+  overflow-wrap: anywhere; min-width: 0;
 }
 .message.own .bubble { background: var(--cw-accent); color: var(--cw-accent-text); }
 .bubble-error { background: transparent; border: 1px solid var(--cw-danger); color: var(--cw-danger); }
+.bubble-ephemeral { background: transparent; border: 1px dashed var(--cw-border); color: var(--cw-muted); }
+.message-text p, .message-text ul, .message-text ol, .message-text pre { margin: 0; }
+.message-text p + p, .message-text p + ul, .message-text ul + p, .message-text pre + p, .message-text p + pre { margin-top: 6px; }
+.message-text ul, .message-text ol { padding-inline-start: 20px; }
+.message-text ul { list-style: disc; }
+.message-text ol { list-style: decimal; }
+.message-text code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px; background: rgba(127, 127, 127, 0.18); border-radius: 4px; padding: 1px 4px; }
+.message-text pre { white-space: pre-wrap; background: rgba(127, 127, 127, 0.14); border-radius: 8px; padding: 8px; }
+.message-text pre code { background: none; padding: 0; }
+.message-text a { color: inherit; text-decoration: underline; }
+.mention { font-weight: 650; background: rgba(127, 127, 127, 0.16); border-radius: 4px; padding: 0 2px; }
 .message-deleted { color: var(--cw-muted); font-style: italic; }
-.message-edited { font-size: 11px; opacity: 0.75; }
+.message-edited { display: block; font-size: 11px; opacity: 0.75; }
 .message-state { font-size: 11px; color: var(--cw-muted); padding: 2px 4px; }
 .message-failed { color: var(--cw-danger); }
+.pinned-label { font-size: 11px; color: var(--cw-muted); padding: 0 4px 2px; }
 .link-button { border: 0; background: none; padding: 0; color: inherit; font-weight: 600; text-decoration: underline; cursor: pointer; }
-.message-system { align-self: center; font-size: 12px; color: var(--cw-muted); padding: 6px; text-align: center; }
+.thread-link { font-size: 12px; color: var(--cw-accent); padding: 2px 4px; text-decoration: none; }
+.message-system { text-align: center; font-size: 12px; color: var(--cw-muted); padding: 8px 6px 2px; }
+.quoted { display: flex; flex-direction: column; align-items: flex-start; gap: 1px; width: 100%; margin-bottom: 6px; padding: 4px 8px; border: 0; border-left: 3px solid currentColor; border-radius: 6px; background: rgba(127, 127, 127, 0.16); cursor: pointer; text-align: start; font-size: 12px; }
+.quoted-author { font-weight: 650; }
+.quoted-text { opacity: 0.85; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; max-width: 240px; }
+.reactions { display: flex; flex-wrap: wrap; gap: 4px; padding: 3px 2px 0; }
+.reaction { border: 1px solid var(--cw-border); background: var(--cw-bg); border-radius: 12px; padding: 0 8px; height: 24px; font-size: 12px; cursor: pointer; }
+.reaction[aria-pressed="true"] { border-color: var(--cw-accent); background: color-mix(in srgb, var(--cw-accent) 14%, var(--cw-bg)); }
+.action-menu { position: relative; flex: none; }
+.menu-trigger { width: 28px; height: 28px; border-radius: 50%; border: 0; background: transparent; color: var(--cw-muted); cursor: pointer; font-size: 16px; line-height: 1; opacity: 0; }
+.message:hover .menu-trigger, .menu-trigger:focus-visible, .menu-trigger[aria-expanded="true"] { opacity: 1; }
+@media (hover: none) { .menu-trigger { opacity: 0.6; } }
+.menu {
+  position: absolute; z-index: 2; top: 30px; right: 0; min-width: 190px; padding: 6px;
+  background: var(--cw-bg); color: var(--cw-text); border: 1px solid var(--cw-border); border-radius: 12px;
+  box-shadow: 0 8px 24px rgba(20, 20, 40, 0.18); display: flex; flex-direction: column;
+}
+.message.own .menu { right: auto; left: 0; }
+.menu-reactions { display: flex; gap: 2px; padding-bottom: 4px; margin-bottom: 4px; border-bottom: 1px solid var(--cw-border); }
+.menu-reaction { flex: 1; border: 0; background: transparent; border-radius: 8px; height: 32px; font-size: 17px; cursor: pointer; }
+.menu-item { border: 0; background: transparent; text-align: start; padding: 7px 10px; border-radius: 8px; cursor: pointer; }
+.menu-item:hover, .menu-item:focus-visible, .menu-reaction:hover, .menu-reaction:focus-visible { background: var(--cw-surface); outline: none; }
+.menu-item.danger { color: var(--cw-danger); }
 .typing { min-height: 24px; padding: 4px 4px; font-size: 12px; color: var(--cw-muted); font-style: italic; }
+.jump-latest {
+  position: absolute; right: 12px; bottom: 12px; border: 1px solid var(--cw-border); border-radius: 16px; padding: 6px 12px;
+  background: var(--cw-bg); color: var(--cw-text); font-size: 12px; font-weight: 600; cursor: pointer; box-shadow: 0 4px 12px rgba(20, 20, 40, 0.15);
+}
+.pinned-bar, .subheader {
+  display: flex; align-items: center; gap: 8px; width: 100%; padding: 6px 12px; border: 0; border-bottom: 1px solid var(--cw-border);
+  background: var(--cw-surface); color: var(--cw-text); font-size: 12px; text-align: start; cursor: pointer;
+}
+.subheader { cursor: default; font-weight: 650; padding: 4px 8px; }
+.pinned-text { flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.pinned-count { color: var(--cw-muted); }
+.notice { display: flex; align-items: center; gap: 8px; padding: 4px 4px 4px 12px; font-size: 12px; background: var(--cw-surface); border-bottom: 1px solid var(--cw-border); }
+.notice span { flex: 1; }
+.icon-button.small { width: 28px; height: 28px; }
+.icon-button.small svg { width: 16px; height: 16px; }
+.load-earlier { font-size: 12px; padding: 6px 0; }
 
 /* Composer */
-.composer { display: flex; align-items: flex-end; gap: 8px; padding: 10px 12px 12px; border-top: 1px solid var(--cw-border); background: var(--cw-bg); }
+.composer { display: flex; flex-direction: column; gap: 6px; padding: 10px 12px 12px; border-top: 1px solid var(--cw-border); background: var(--cw-bg); }
+.composer-row { display: flex; align-items: flex-end; gap: 8px; }
+.composer-context { display: flex; align-items: center; gap: 6px; font-size: 12px; color: var(--cw-muted); padding-left: 4px; }
+.composer-context-text { flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .composer-input {
   flex: 1; resize: none; min-height: 40px; max-height: 120px; field-sizing: content;
   padding: 9px 12px; border-radius: 20px; border: 1px solid var(--cw-border);
   background: var(--cw-surface); color: var(--cw-text); font-size: 14px; line-height: 20px; outline: none;
 }
 .composer-input::placeholder { color: var(--cw-muted); }
+.composer-input:disabled { opacity: 0.6; }
 .send-button {
   flex: none; width: 40px; height: 40px; border-radius: 50%; border: 0; padding: 0;
   display: grid; place-items: center; cursor: pointer;
   background: var(--cw-accent); color: var(--cw-accent-text);
 }
 .send-button:disabled { opacity: 0.4; cursor: default; }
+.reply-in-channel { display: flex; align-items: center; gap: 6px; font-size: 12px; color: var(--cw-muted); padding-left: 4px; }
 
 /* Channel list */
 .channel-list { overflow-y: auto; flex: 1; padding: 6px 0; }

@@ -1,10 +1,27 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { LocalMessage } from 'stream-chat';
 import type { ChannelHandle, ChannelViewState, SendResult } from '../session/channel-handle';
+import { runAction } from '../session/message-actions';
+import { describeApiError } from '../session/session-error';
+import { ThreadHandle } from '../session/thread-handle';
 import { useStateStore } from '../session/use-state-store';
 import { Composer } from './composer';
-import { MessageList } from './message-list';
+import { BackIcon, CloseIcon } from './icons';
+import { MessageList } from './message/message-list';
 import { StatusView } from './status-view';
+import { ThreadView } from './thread-view';
 
-const selectStatus = (state: ChannelViewState) => ({ status: state.status, error: state.error });
+const selectView = (state: ChannelViewState) => ({
+  status: state.status,
+  error: state.error,
+  notice: state.notice,
+  pinned: state.pinned,
+  name: state.name,
+  capabilities: state.capabilities,
+});
+
+const NOTICE_MS = 6000;
+const MESSAGE_HASH = /^#message-([\w-]+)$/;
 
 interface ChannelViewProps {
   handle: ChannelHandle;
@@ -13,8 +30,62 @@ interface ChannelViewProps {
   onSendResult: (result: SendResult) => void;
 }
 
+function PinnedBar({ pinned, onJump }: { pinned: LocalMessage[]; onJump: (id: string) => void }) {
+  const latest = pinned.at(-1);
+  if (!latest) return null;
+  return (
+    <button type="button" className="pinned-bar" part="pinned-bar" onClick={() => onJump(latest.id)}>
+      <span aria-hidden="true">📌</span>
+      <span className="pinned-text">{latest.text || 'Pinned message'}</span>
+      {pinned.length > 1 && <span className="pinned-count">{pinned.length} pinned</span>}
+    </button>
+  );
+}
+
 export function ChannelView({ handle, ownUserId, offline, onSendResult }: ChannelViewProps) {
-  const { status, error } = useStateStore(handle.state, selectStatus);
+  const { status, error, notice, pinned, name, capabilities } = useStateStore(handle.state, selectView);
+  const [thread, setThread] = useState<ThreadHandle | null>(null);
+
+  const openThread = useCallback(
+    (message: LocalMessage) => setThread(new ThreadHandle(handle.channel.getClient(), message.id)),
+    [handle],
+  );
+
+  // A passing notice clears itself.
+  useEffect(() => {
+    if (!notice) return;
+    const timer = setTimeout(() => handle.setNotice(null), NOTICE_MS);
+    return () => clearTimeout(timer);
+  }, [notice, handle]);
+
+  // `#message-<id>` in the page address jumps to that message.
+  useEffect(() => {
+    if (status !== 'ready') return;
+    const jumpToHash = () => {
+      const id = MESSAGE_HASH.exec(location.hash)?.[1];
+      if (id) void handle.jumpTo(id);
+    };
+    jumpToHash();
+    window.addEventListener('hashchange', jumpToHash);
+    return () => window.removeEventListener('hashchange', jumpToHash);
+  }, [status, handle]);
+
+  const threadHandlers = useMemo(
+    () => ({
+      onAction: (message: LocalMessage, action: Parameters<typeof runAction>[2]) =>
+        void runAction(handle.channel, message, action).then((text) => text && handle.setNotice(text)),
+      onReact: (message: LocalMessage, type: string, remove: boolean) =>
+        void (remove ? handle.channel.deleteReaction(message.id, type) : handle.channel.sendReaction(message.id, { type })).catch(
+          (failure: unknown) => handle.setNotice(`The reaction was not saved: ${describeApiError(failure).text}.`),
+        ),
+      onJumpTo: (id: string) => {
+        setThread(null);
+        void handle.jumpTo(id);
+      },
+    }),
+    [handle],
+  );
+
   if (status === 'error') {
     return (
       <StatusView
@@ -29,8 +100,45 @@ export function ChannelView({ handle, ownUserId, offline, onSendResult }: Channe
   if (status !== 'ready') return <StatusView tone="info" title="Loading messages…" />;
   return (
     <>
-      <MessageList handle={handle} ownUserId={ownUserId} onSendResult={onSendResult} />
-      <Composer handle={handle} disabled={offline} onSendResult={onSendResult} />
+      {thread ? (
+        <div className="subheader" part="thread-header">
+          <button type="button" className="icon-button small" aria-label={`Back to ${name}`} onClick={() => setThread(null)}>
+            <BackIcon />
+          </button>
+          <span>Thread</span>
+        </div>
+      ) : (
+        <PinnedBar pinned={pinned} onJump={(id) => void handle.jumpTo(id)} />
+      )}
+      {notice && (
+        <p className="notice" part="notice" role="status">
+          <span>{notice}</span>
+          <button type="button" className="icon-button small" aria-label="Dismiss" onClick={() => handle.setNotice(null)}>
+            <CloseIcon />
+          </button>
+        </p>
+      )}
+      {thread ? (
+        <ThreadView
+          key={thread.parentId}
+          handle={thread}
+          ownUserId={ownUserId}
+          offline={offline}
+          capabilities={capabilities}
+          handlers={threadHandlers}
+          onSendResult={onSendResult}
+        />
+      ) : (
+        <>
+          <MessageList handle={handle} ownUserId={ownUserId} onSendResult={onSendResult} onOpenThread={openThread} />
+          <Composer
+            composer={handle.channel.messageComposer}
+            disabled={offline || !capabilities.includes('send-message')}
+            send={() => handle.send()}
+            onSendResult={onSendResult}
+          />
+        </>
+      )}
     </>
   );
 }

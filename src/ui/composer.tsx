@@ -1,36 +1,54 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
-import type { TextComposerState } from 'stream-chat';
-import type { ChannelHandle, SendResult } from '../session/channel-handle';
+import type { MessageComposer, MessageComposerState, TextComposerState } from 'stream-chat';
+import type { SendResult } from '../session/channel-handle';
 import { useStateStore } from '../session/use-state-store';
-import { SendIcon } from './icons';
+import { displayName } from './format';
+import { CloseIcon, SendIcon } from './icons';
 
 const selectText = (state: TextComposerState) => ({ text: state.text });
+const selectComposer = (state: MessageComposerState) => ({
+  quoted: state.quotedMessage,
+  editing: state.editedMessage,
+  showReplyInChannel: state.showReplyInChannel,
+});
 
 interface ComposerProps {
-  handle: ChannelHandle;
+  composer: MessageComposer;
   disabled: boolean;
+  send: () => Promise<SendResult>;
   onSendResult: (result: SendResult) => void;
+  /** In a thread: offer "Also send to channel". */
+  inThread?: boolean;
 }
 
 /**
- * The text box over the channel's `messageComposer`: the SDK owns the text and decides
- * what is sendable; this only renders its state and forwards input. Enter sends,
- * Shift+Enter adds a line.
+ * The text box over a `MessageComposer` (a channel's or a thread's): the SDK owns the text,
+ * the quote and the message being edited, and decides what is sendable; this renders its
+ * state and forwards input. Enter sends, Shift+Enter adds a line, Esc cancels an edit.
  */
-export function Composer({ handle, disabled, onSendResult }: ComposerProps) {
-  const composer = handle.channel.messageComposer;
+export function Composer({ composer, disabled, send, onSendResult, inThread = false }: ComposerProps) {
   const { text } = useStateStore(composer.textComposer.state, selectText);
+  const { quoted, editing, showReplyInChannel } = useStateStore(composer.state, selectComposer);
   const textarea = useRef<HTMLTextAreaElement>(null);
 
   useEffect(() => composer.registerSubscriptions(), [composer]);
+  useEffect(() => {
+    if (editing || quoted) textarea.current?.focus();
+  }, [editing, quoted]);
 
   const submit = async () => {
-    const result = await handle.send();
+    const result = await send();
     textarea.current?.focus();
     onSendResult(result);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Escape' && editing) {
+      event.preventDefault();
+      event.stopPropagation();
+      composer.clear();
+      return;
+    }
     // While an input method is composing (CJK), Enter confirms the candidate, not the message.
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
     event.preventDefault();
@@ -46,32 +64,54 @@ export function Composer({ handle, disabled, onSendResult }: ComposerProps) {
         void submit();
       }}
     >
-      <textarea
-        ref={textarea}
-        className="composer-input"
-        part="composer-input"
-        rows={1}
-        placeholder="Write a message…"
-        aria-label="Message"
-        value={text}
-        disabled={disabled}
-        onChange={(event) =>
-          void composer.textComposer.handleChange({
-            text: event.currentTarget.value,
-            selection: { start: event.currentTarget.selectionStart, end: event.currentTarget.selectionEnd },
-          })
-        }
-        onKeyDown={onKeyDown}
-      />
-      <button
-        type="submit"
-        className="send-button"
-        part="send-button"
-        aria-label="Send"
-        disabled={disabled || !text.trim()}
-      >
-        <SendIcon />
-      </button>
+      {(editing || quoted) && (
+        <div className="composer-context" part="composer-context">
+          <span className="composer-context-text">
+            {editing ? (
+              <>Editing your message · Esc to cancel</>
+            ) : (
+              <>
+                Quoting <strong>{displayName(quoted?.user)}</strong>: {quoted?.text}
+              </>
+            )}
+          </span>
+          <button
+            type="button"
+            className="icon-button small"
+            aria-label={editing ? 'Cancel editing' : 'Remove quote'}
+            onClick={() => (editing ? composer.clear() : composer.setQuotedMessage(null))}
+          >
+            <CloseIcon />
+          </button>
+        </div>
+      )}
+      <div className="composer-row">
+        <textarea
+          ref={textarea}
+          className="composer-input"
+          part="composer-input"
+          rows={1}
+          placeholder={inThread ? 'Reply in thread…' : 'Write a message…'}
+          aria-label={inThread ? 'Reply' : 'Message'}
+          value={text}
+          disabled={disabled}
+          onChange={(event) =>
+            void composer.textComposer.handleChange({
+              text: event.currentTarget.value,
+              selection: { start: event.currentTarget.selectionStart, end: event.currentTarget.selectionEnd },
+            })
+          }
+          onKeyDown={onKeyDown}
+        />
+        <button type="submit" className="send-button" part="send-button" aria-label={editing ? 'Save' : 'Send'} disabled={disabled || !text.trim()}>
+          <SendIcon />
+        </button>
+      </div>
+      {inThread && (
+        <label className="reply-in-channel">
+          <input type="checkbox" checked={showReplyInChannel} onChange={() => composer.toggleShowReplyInChannel()} /> Also send to channel
+        </label>
+      )}
     </form>
   );
 }

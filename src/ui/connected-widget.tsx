@@ -22,7 +22,9 @@ const selectSummary = (state: ChannelViewState) => ({
 });
 // Read when no channel is open, so the hooks above run the same way every render.
 const NO_CHANNEL = new StateStore<ChannelViewState>({
-  status: 'idle', error: null, messages: [], name: '', watcherCount: 0, memberCount: 0, unreadCount: 0, typing: [],
+  status: 'idle', error: null, messages: [], hasOlder: false, hasNewer: false, atLatest: true,
+  loadingOlder: false, loadingNewer: false, highlightedId: null, notice: null, unreadSince: null,
+  pinned: [], read: {}, capabilities: [], name: '', watcherCount: 0, memberCount: 0, unreadCount: 0, typing: [],
 });
 
 const summarize = (message: MessageResponse): MessageSummary => ({

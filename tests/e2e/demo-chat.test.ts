@@ -45,12 +45,15 @@ async function visitor(user: string, path = '/'): Promise<{ context: BrowserCont
   return { context, page, errors };
 }
 
+// Polls for up to 10 s: the machine may be busy, and each wait ends as soon as it holds.
+const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
+
 const panel = (page: Page) => page.locator('chat-widget [part~="panel"]');
 const messages = (page: Page) => page.locator('chat-widget [part~="message-list"]');
 
 async function openChat(page: Page) {
   await page.locator('chat-widget [part~="launcher"]').click();
-  await expect.poll(() => messages(page).count(), { timeout: 10_000 }).toBe(1);
+  await eventually(() => messages(page).count()).toBe(1);
 }
 
 describe('the demo page in Chromium', () => {
@@ -64,18 +67,16 @@ describe('the demo page in Chromium', () => {
       const input = alice.page.locator('chat-widget [part~="composer-input"]');
       await input.fill(text);
       await input.press('Enter');
-      await expect.poll(() => alice.page.locator('chat-widget [part~="own-message"]', { hasText: text }).count()).toBe(1);
-      await expect.poll(() => input.inputValue()).toBe('');
-      await expect
-        .poll(() => bob.page.locator('chat-widget [part~="message"]', { hasText: text }).count(), { timeout: 10_000 })
-        .toBe(1);
+      await eventually(() => alice.page.locator('chat-widget [part~="own-message"]', { hasText: text }).count()).toBe(1);
+      await eventually(() => input.inputValue()).toBe('');
+      await eventually(() => bob.page.locator('chat-widget [part~="message"]', { hasText: text }).count()).toBe(1);
       await screenshot(alice.page, 'demo-alice');
       await screenshot(bob.page, 'demo-bob');
 
       // A reload keeps the history.
       await alice.page.reload();
       await openChat(alice.page);
-      await expect.poll(() => alice.page.locator('chat-widget [part~="message"]', { hasText: text }).count()).toBe(1);
+      await eventually(() => alice.page.locator('chat-widget [part~="message"]', { hasText: text }).count()).toBe(1);
       expect(alice.errors).toEqual([]);
       expect(bob.errors).toEqual([]);
     } finally {
@@ -92,7 +93,7 @@ describe('the demo page in Chromium', () => {
       const input = alice.page.locator('chat-widget [part~="composer-input"]');
       await input.fill(text);
       await input.press('Enter');
-      await expect.poll(() => alice.page.locator('chat-widget [part~="own-message"]', { hasText: text }).count()).toBe(1);
+      await eventually(() => alice.page.locator('chat-widget [part~="own-message"]', { hasText: text }).count()).toBe(1);
     } finally {
       await alice.context.close();
     }
@@ -101,7 +102,7 @@ describe('the demo page in Chromium', () => {
     const again = await visitor('alice');
     try {
       await openChat(again.page);
-      await expect.poll(() => again.page.locator('chat-widget [part~="message"]', { hasText: text }).count()).toBe(1);
+      await eventually(() => again.page.locator('chat-widget [part~="message"]', { hasText: text }).count()).toBe(1);
     } finally {
       await again.context.close();
     }
@@ -179,7 +180,7 @@ describe('the demo page in Chromium', () => {
   it('renders inline in a page section without a launcher', async () => {
     const page = await visitor('carol', '/inline.html');
     try {
-      await expect.poll(() => messages(page.page).count(), { timeout: 10_000 }).toBe(1);
+      await eventually(() => messages(page.page).count()).toBe(1);
       expect(await page.page.locator('chat-widget [part~="launcher"]').count()).toBe(0);
       await screenshot(page.page, 'inline');
     } finally {

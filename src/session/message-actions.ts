@@ -1,0 +1,97 @@
+import type { Channel, LocalMessage } from 'stream-chat';
+import { describeApiError } from './session-error';
+
+// What a reader can do to one message, each as one SDK call. Which of them a reader is
+// offered is decided by `availableActions` from the channel's own capabilities.
+
+export type MessageActionId =
+  | 'reply'
+  | 'quote'
+  | 'edit'
+  | 'delete'
+  | 'pin'
+  | 'unpin'
+  | 'flag'
+  | 'mute-user'
+  | 'copy'
+  | 'mark-unread'
+  | 'remind';
+
+export const ACTION_LABELS: Record<MessageActionId, string> = {
+  reply: 'Reply in thread',
+  quote: 'Quote',
+  edit: 'Edit',
+  delete: 'Delete',
+  pin: 'Pin',
+  unpin: 'Unpin',
+  flag: 'Flag',
+  'mute-user': 'Mute user',
+  copy: 'Copy text',
+  'mark-unread': 'Mark unread',
+  remind: 'Remind me in an hour',
+};
+
+export function availableActions(message: LocalMessage, ownUserId: string | null, capabilities: string[]): MessageActionId[] {
+  const can = (capability: string) => capabilities.includes(capability);
+  const own = message.user?.id === ownUserId;
+  if (message.type === 'deleted' || message.status === 'sending' || message.status === 'failed') return [];
+  if (message.type === 'system' || message.type === 'ephemeral' || message.type === 'error') return [];
+  const actions: MessageActionId[] = [];
+  if (can('send-reply') && !message.parent_id) actions.push('reply');
+  if (can('quote-message')) actions.push('quote');
+  if ((own && can('update-own-message')) || can('update-any-message')) actions.push('edit');
+  if ((own && can('delete-own-message')) || can('delete-any-message')) actions.push('delete');
+  if (can('pin-message')) actions.push(message.pinned ? 'unpin' : 'pin');
+  if (!own && can('flag-message')) actions.push('flag');
+  if (!own) actions.push('mute-user');
+  if (message.text) actions.push('copy');
+  if (!own && can('read-events')) actions.push('mark-unread');
+  actions.push('remind');
+  return actions;
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** Runs one action; resolves to a readable result for the panel's notice line, or null. */
+export async function runAction(channel: Channel, message: LocalMessage, action: MessageActionId): Promise<string | null> {
+  const client = channel.getClient();
+  const composer = channel.messageComposer;
+  try {
+    switch (action) {
+      case 'quote':
+        composer.setQuotedMessage(message);
+        return null;
+      case 'edit':
+        composer.initState({ composition: message });
+        return null;
+      case 'delete':
+        await client.deleteMessage(message.id);
+        return null;
+      case 'pin':
+        await client.pinMessage(message);
+        return 'Message pinned.';
+      case 'unpin':
+        await client.unpinMessage(message);
+        return 'Message unpinned.';
+      case 'flag':
+        await client.flagMessage(message.id);
+        return 'Thanks, the message was flagged for review.';
+      case 'mute-user':
+        if (message.user?.id) await client.muteUser(message.user.id);
+        return `${message.user?.name || message.user?.id} is muted.`;
+      case 'copy':
+        await navigator.clipboard.writeText(message.text ?? '');
+        return 'Copied.';
+      case 'mark-unread':
+        await channel.markUnread({ message_id: message.id });
+        return null;
+      case 'remind':
+        await client.reminders.upsertReminder({ messageId: message.id, remind_at: new Date(Date.now() + HOUR_MS).toISOString() });
+        return 'You will be reminded in an hour.';
+      case 'reply':
+        return null; // the panel opens the thread view itself
+    }
+  } catch (error) {
+    return `${ACTION_LABELS[action]} failed: ${describeApiError(error).text}.`;
+  }
+}

@@ -1,0 +1,69 @@
+import type { Channel, LocalMessage, Message, MessageComposer, MessageResponse } from 'stream-chat';
+import { formatMessage } from 'stream-chat';
+import { describeApiError, SessionError } from './session-error';
+
+/** The stored message, a failure the panel already shows on the message, or null when there was nothing to send. */
+export type SendResult = MessageResponse | SessionError | null;
+
+/**
+ * Sends what a composer composed, optimistically: the message shows at once, then is
+ * replaced by the backend's copy, or marked failed with what was sent kept for a retry
+ * (same id, so the backend cannot store it twice). Edits go through `updateMessage`.
+ */
+export class MessageDelivery {
+  private failed = new Map<string, Message>();
+
+  /**
+   * @param composer the channel's or a thread's composer
+   * @param show puts a message (optimistic, stored or failed) where the reader sees it
+   */
+  constructor(
+    private readonly channel: Channel,
+    private readonly composer: MessageComposer,
+    private readonly show: (message: LocalMessage) => void,
+  ) {}
+
+  async send(): Promise<SendResult> {
+    const { composer } = this;
+    const editing = composer.editedMessage;
+    const composition = await composer.compose();
+    if (!composition) return null;
+    const { localMessage, message, sendOptions } = composition;
+    composer.clear();
+    if (editing) return this.edit(localMessage);
+    this.show(localMessage);
+    void this.channel.stopTyping(composer.threadId ?? undefined).catch(() => undefined);
+    return this.deliver(message, localMessage);
+  }
+
+  async retry(messageId: string): Promise<SendResult> {
+    const message = this.failed.get(messageId);
+    const local = this.channel.state.findMessage(messageId, this.composer.threadId ?? undefined);
+    if (!message || !local) return null;
+    this.show({ ...local, status: 'sending', error: undefined });
+    return this.deliver(message, local);
+  }
+
+  private async edit(localMessage: LocalMessage): Promise<SendResult> {
+    try {
+      const { message } = await this.channel.getClient().updateMessage(localMessage);
+      return message;
+    } catch (error) {
+      return new SessionError('send-failed', `The message was not edited: ${describeApiError(error).text}.`);
+    }
+  }
+
+  private async deliver(message: Message, local: LocalMessage): Promise<SendResult> {
+    try {
+      const response = await this.channel.sendMessage(message);
+      this.failed.delete(local.id);
+      this.show({ ...formatMessage(response.message), status: 'received' });
+      return response.message;
+    } catch (error) {
+      this.failed.set(local.id, message);
+      // The panel reads the reason with describeApiError when it draws the failed message.
+      this.show({ ...local, status: 'failed', error: error as LocalMessage['error'] });
+      return new SessionError('send-failed', `A message was not sent: ${describeApiError(error).text}.`);
+    }
+  }
+}

@@ -1,0 +1,115 @@
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { ACTION_LABELS, type MessageActionId } from '../../session/message-actions';
+import { REACTIONS } from './reactions';
+
+interface ActionMenuProps {
+  actions: MessageActionId[];
+  canReact: boolean;
+  onAction: (action: MessageActionId) => void;
+  onReact: (type: string) => void;
+}
+
+/**
+ * A message's menu: a button that opens a list of reactions and actions, used by keyboard
+ * (↑ ↓ Home End to move, Enter to choose, Esc to close and return focus) or mouse.
+ */
+export function ActionMenu({ actions, canReact, onAction, onReact }: ActionMenuProps) {
+  const [open, setOpen] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    menu.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    const closeOnOutside = (event: PointerEvent) => {
+      if (!event.composedPath().includes(menu.current as EventTarget) && !event.composedPath().includes(trigger.current as EventTarget)) {
+        setOpen(false);
+      }
+    };
+    document.addEventListener('pointerdown', closeOnOutside);
+    return () => document.removeEventListener('pointerdown', closeOnOutside);
+  }, [open]);
+
+  const close = () => {
+    setOpen(false);
+    setConfirmDelete(false);
+    trigger.current?.focus();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const items = [...(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+    const index = items.indexOf(event.target as HTMLElement);
+    const focus = (i: number) => items[(i + items.length) % items.length]?.focus();
+    if (event.key === 'ArrowDown' || event.key === 'ArrowRight') focus(index + 1);
+    else if (event.key === 'ArrowUp' || event.key === 'ArrowLeft') focus(index - 1);
+    else if (event.key === 'Home') focus(0);
+    else if (event.key === 'End') focus(items.length - 1);
+    else if (event.key === 'Escape') close();
+    else if (event.key === 'Tab') setOpen(false);
+    else return;
+    event.preventDefault();
+    event.stopPropagation();
+  };
+
+  const choose = (action: MessageActionId) => {
+    if (action === 'delete' && !confirmDelete) {
+      setConfirmDelete(true);
+      return;
+    }
+    close();
+    onAction(action);
+  };
+
+  if (actions.length === 0 && !canReact) return null;
+  return (
+    <div className="action-menu">
+      <button
+        ref={trigger}
+        type="button"
+        className="menu-trigger"
+        part="message-actions-button"
+        aria-label="Message actions"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => (open ? close() : setOpen(true))}
+      >
+        ⋯
+      </button>
+      {open && (
+        <div ref={menu} className="menu" part="message-actions" role="menu" aria-label="Message actions" onKeyDown={onKeyDown}>
+          {canReact && (
+            <div className="menu-reactions" role="group" aria-label="React">
+              {Object.entries(REACTIONS).map(([type, emoji]) => (
+                <button
+                  key={type}
+                  type="button"
+                  role="menuitem"
+                  className="menu-reaction"
+                  aria-label={`React with ${type}`}
+                  onClick={() => {
+                    close();
+                    onReact(type);
+                  }}
+                >
+                  {emoji}
+                </button>
+              ))}
+            </div>
+          )}
+          {actions.map((action) => (
+            <button
+              key={action}
+              type="button"
+              role="menuitem"
+              className={`menu-item${action === 'delete' ? ' danger' : ''}`}
+              onClick={() => choose(action)}
+            >
+              {action === 'delete' && confirmDelete ? 'Delete: are you sure?' : ACTION_LABELS[action]}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,120 @@
+import { memo } from 'react';
+import type { LocalMessage } from 'stream-chat';
+import { availableActions, type MessageActionId } from '../../session/message-actions';
+import { describeApiError } from '../../session/session-error';
+import { displayName, formatTime, initial } from '../format';
+import { ActionMenu } from './action-menu';
+import { MessageText } from './message-text';
+import { Reactions } from './reactions';
+
+export interface MessageHandlers {
+  onRetry: (id: string) => void;
+  onAction: (message: LocalMessage, action: MessageActionId) => void;
+  onReact: (message: LocalMessage, type: string, remove: boolean) => void;
+  onOpenThread: (message: LocalMessage) => void;
+  onJumpTo: (messageId: string) => void;
+}
+
+interface MessageItemProps extends MessageHandlers {
+  message: LocalMessage;
+  own: boolean;
+  /** Same author as the message before, moments apart: the avatar and name are not repeated. */
+  continued: boolean;
+  highlighted: boolean;
+  /** Who has read up to this message; shown under the newest own message they have read. */
+  readBy: string[];
+  ownUserId: string | null;
+  capabilities: string[];
+}
+
+function Status({ message, readBy, onRetry }: Pick<MessageItemProps, 'message' | 'readBy' | 'onRetry'>) {
+  if (message.status === 'sending') return <span className="message-state">Sending…</span>;
+  if (message.status === 'failed') {
+    return (
+      <span className="message-state message-failed" role="alert">
+        Not sent: {describeApiError(message.error).text}.{' '}
+        <button type="button" className="link-button" onClick={() => onRetry(message.id)}>
+          Retry
+        </button>
+      </span>
+    );
+  }
+  if (readBy.length === 0) return null;
+  const names = readBy.length > 3 ? `${readBy.slice(0, 3).join(', ')} and ${readBy.length - 3} more` : readBy.join(', ');
+  return (
+    <span className="message-state read-receipt" part="read-receipt">
+      Seen by {names}
+    </span>
+  );
+}
+
+function Quoted({ message, onJumpTo }: { message: LocalMessage; onJumpTo: (id: string) => void }) {
+  const quoted = message.quoted_message;
+  if (!quoted) return null;
+  return (
+    <button type="button" className="quoted" part="quoted-message" onClick={() => onJumpTo(quoted.id)}>
+      <span className="quoted-author">{displayName(quoted.user)}</span>
+      <span className="quoted-text">{quoted.type === 'deleted' ? 'This message was deleted' : quoted.text}</span>
+    </button>
+  );
+}
+
+/** One message: author, avatar initial, time, text, reactions, thread replies and its menu. */
+export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
+  const { message, own, continued, highlighted, readBy, ownUserId, capabilities } = props;
+  const author = displayName(message.user);
+  if (message.type === 'system') {
+    return (
+      <div className="message-system" part="message system-message">
+        {message.text}
+      </div>
+    );
+  }
+  const deleted = message.type === 'deleted' || Boolean(message.deleted_at);
+  const actions = availableActions(message, ownUserId, capabilities);
+  const canReact = !deleted && capabilities.includes('send-reaction') && message.status !== 'failed';
+  const classes = ['message', own && 'own', continued && 'continued', highlighted && 'highlighted', message.pinned && 'pinned'];
+  return (
+    <div className={classes.filter(Boolean).join(' ')} part={own ? 'message own-message' : 'message'} data-message-id={message.id}>
+      <span className="avatar" aria-hidden="true">
+        {continued ? '' : initial(author)}
+      </span>
+      <div className="message-body">
+        {!continued && (
+          <div className="message-meta">
+            <span className="message-author">{own ? 'You' : author}</span>
+            <time dateTime={message.created_at?.toISOString?.()}>{formatTime(message.created_at)}</time>
+          </div>
+        )}
+        {message.pinned && <span className="pinned-label">📌 Pinned</span>}
+        <div className="bubble-row">
+          <div className={`bubble${message.type === 'error' ? ' bubble-error' : ''}${message.type === 'ephemeral' ? ' bubble-ephemeral' : ''}`}>
+            <Quoted message={message} onJumpTo={props.onJumpTo} />
+            {deleted ? (
+              <em className="message-deleted">This message was deleted</em>
+            ) : (
+              <MessageText text={message.text ?? ''} mentioned={message.mentioned_users} />
+            )}
+            {message.message_text_updated_at && !deleted && <span className="message-edited">(edited)</span>}
+            {message.type === 'ephemeral' && <span className="message-edited">Only visible to you</span>}
+          </div>
+          {!deleted && (
+            <ActionMenu
+              actions={actions}
+              canReact={canReact}
+              onAction={(action) => (action === 'reply' ? props.onOpenThread(message) : props.onAction(message, action))}
+              onReact={(type) => props.onReact(message, type, false)}
+            />
+          )}
+        </div>
+        {!deleted && <Reactions message={message} onToggle={(type, mine) => props.onReact(message, type, mine)} />}
+        {!deleted && (message.reply_count ?? 0) > 0 && (
+          <button type="button" className="link-button thread-link" part="thread-link" onClick={() => props.onOpenThread(message)}>
+            {message.reply_count === 1 ? '1 reply' : `${message.reply_count} replies`}
+          </button>
+        )}
+        <Status message={message} readBy={readBy} onRetry={props.onRetry} />
+      </div>
+    </div>
+  );
+});
