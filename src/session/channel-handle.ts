@@ -1,6 +1,7 @@
 import {
   StateStore,
   type Channel,
+  type ChannelMemberResponse,
   type ChannelState,
   type LocalMessage,
   type StreamChat,
@@ -34,6 +35,7 @@ export type ChannelViewState = {
   unreadSince: Date | null;
   pinned: LocalMessage[];
   read: ChannelState['read'];
+  members: ChannelMemberResponse[];
   capabilities: string[];
   name: string;
   watcherCount: number;
@@ -58,6 +60,8 @@ export class ChannelHandle {
   readonly state: StateStore<ChannelViewState>;
   private readonly delivery: MessageDelivery;
   private loading: Promise<void> | null = null;
+  /** The page request in flight; a jump waits for it so the two never interleave in the SDK's sets. */
+  private paging: Promise<void> = Promise.resolve();
   private stopListening: (() => void) | null = null;
 
   constructor(
@@ -123,6 +127,7 @@ export class ChannelHandle {
       atLatest: current?.isLatest ?? true,
       pinned: [...state.pinnedMessages],
       read: { ...state.read },
+      members: Object.values(state.members),
       capabilities: (this.channel.data?.own_capabilities as string[] | undefined) ?? [],
       name: channelName(this.channel),
       watcherCount: state.watcher_count ?? 0,
@@ -150,14 +155,15 @@ export class ChannelHandle {
     await this.page('loadingNewer', { limit: PAGE_SIZE, id_gt: newest.id });
   }
 
-  private async page(flag: 'loadingOlder' | 'loadingNewer', messages: { limit: number; id_lt?: string; id_gt?: string }) {
+  private page(flag: 'loadingOlder' | 'loadingNewer', messages: { limit: number; id_lt?: string; id_gt?: string }) {
     this.state.partialNext({ [flag]: true });
-    try {
-      await this.channel.query({ messages, watchers: { limit: PAGE_SIZE } }, 'current');
-      this.state.partialNext({ ...this.snapshot(), [flag]: false, notice: null });
-    } catch (error) {
-      this.state.partialNext({ [flag]: false, notice: `Messages could not be loaded: ${describeApiError(error).text}.` });
-    }
+    this.paging = this.channel
+      .query({ messages, watchers: { limit: PAGE_SIZE } }, 'current')
+      .then(
+        () => this.state.partialNext({ ...this.snapshot(), [flag]: false, notice: null }),
+        (error: unknown) => this.state.partialNext({ [flag]: false, notice: `Messages could not be loaded: ${describeApiError(error).text}.` }),
+      );
+    return this.paging;
   }
 
   /**
@@ -165,6 +171,7 @@ export class ChannelHandle {
    * loads a new set around it (`id_around`). A missing message leaves the list as it was.
    */
   async jumpTo(messageId: string): Promise<boolean> {
+    await this.paging;
     try {
       await this.channel.state.loadMessageIntoState(messageId, undefined, PAGE_SIZE);
     } catch (error) {
@@ -181,8 +188,20 @@ export class ChannelHandle {
 
   /** Back to the newest messages after a jump. */
   async jumpToLatest() {
+    await this.paging;
     await this.channel.state.loadMessageIntoState('latest');
     this.state.partialNext({ ...this.snapshot(), highlightedId: null });
+  }
+
+  /** Adds or removes members (needs `update-channel-members`); a failure becomes the notice. */
+  async changeMembers(change: { add?: string[]; remove?: string[] }) {
+    try {
+      if (change.add?.length) await this.channel.addMembers(change.add);
+      if (change.remove?.length) await this.channel.removeMembers(change.remove);
+      this.sync();
+    } catch (error) {
+      this.setNotice(`Members were not changed: ${describeApiError(error).text}.`);
+    }
   }
 
   /** A passing line for the reader (an action's result or failure); null clears it. */

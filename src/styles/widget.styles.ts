@@ -245,4 +245,24 @@ export const widgetStyles = /* css */ `
 .channel-text { flex: 1; min-width: 0; display: flex; flex-direction: column; }
 .channel-name { font-weight: 600; }
 .channel-preview { color: var(--cw-muted); font-size: 12px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+
+.channel-item.unread .channel-name { font-weight: 800; }
+
+/* Members */
+.members { flex: 1; min-height: 0; overflow-y: auto; padding: 8px 0; }
+.members-summary { padding: 0 16px 8px; font-size: 12px; color: var(--cw-muted); }
+.member-add { padding: 0 12px 8px; }
+.member-search {
+  width: 100%; padding: 8px 12px; border-radius: 18px; border: 1px solid var(--cw-border);
+  background: var(--cw-surface); color: var(--cw-text); font: inherit; outline: none;
+}
+.member-search:focus-visible { outline: 2px solid var(--cw-accent); }
+.member-results { margin-top: 4px; border: 1px solid var(--cw-border); border-radius: 10px; overflow: hidden; }
+.member-add-label { font-size: 12px; color: var(--cw-accent); font-weight: 650; }
+.member { display: flex; align-items: center; gap: 10px; padding: 8px 16px; }
+.member .avatar, .channel-item .avatar { margin-top: 0; position: relative; }
+.member .avatar { width: 32px; height: 32px; }
+.presence { position: absolute; right: -1px; bottom: -1px; width: 10px; height: 10px; border-radius: 50%; background: var(--cw-muted); border: 2px solid var(--cw-bg); }
+.presence.online { background: #22a55b; }
+.icon-button[aria-pressed="true"] { background: rgba(255, 255, 255, 0.22); }
 `;

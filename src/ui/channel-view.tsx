@@ -7,8 +7,10 @@ import { ThreadHandle } from '../session/thread-handle';
 import { useStateStore } from '../session/use-state-store';
 import { Composer } from './composer';
 import { BackIcon, CloseIcon } from './icons';
+import { MembersView } from './members-view';
 import { MessageList } from './message/message-list';
 import { StatusView } from './status-view';
+import { ThreadList } from './thread-list';
 import { ThreadView } from './thread-view';
 
 const selectView = (state: ChannelViewState) => ({
@@ -23,8 +25,12 @@ const selectView = (state: ChannelViewState) => ({
 const NOTICE_MS = 6000;
 const MESSAGE_HASH = /^#message-([\w-]+)$/;
 
+export type ChannelPanel = 'messages' | 'members' | 'threads';
+
 interface ChannelViewProps {
   handle: ChannelHandle;
+  panel: ChannelPanel;
+  setPanel: (panel: ChannelPanel) => void;
   ownUserId: string | null;
   offline: boolean;
   onSendResult: (result: SendResult) => void;
@@ -42,13 +48,16 @@ function PinnedBar({ pinned, onJump }: { pinned: LocalMessage[]; onJump: (id: st
   );
 }
 
-export function ChannelView({ handle, ownUserId, offline, onSendResult }: ChannelViewProps) {
+export function ChannelView({ handle, panel, setPanel, ownUserId, offline, onSendResult }: ChannelViewProps) {
   const { status, error, notice, pinned, name, capabilities } = useStateStore(handle.state, selectView);
   const [thread, setThread] = useState<ThreadHandle | null>(null);
 
   const openThread = useCallback(
-    (message: LocalMessage) => setThread(new ThreadHandle(handle.channel.getClient(), message.id)),
-    [handle],
+    (parentId: string) => {
+      setThread(new ThreadHandle(handle.channel.getClient(), parentId));
+      setPanel('messages');
+    },
+    [handle, setPanel],
   );
 
   // A passing notice clears itself.
@@ -98,6 +107,23 @@ export function ChannelView({ handle, ownUserId, offline, onSendResult }: Channe
     );
   }
   if (status !== 'ready') return <StatusView tone="info" title="Loading messages…" />;
+  if (panel !== 'messages') {
+    return (
+      <>
+        <div className="subheader" part="subheader">
+          <button type="button" className="icon-button small" aria-label={`Back to ${name}`} onClick={() => setPanel('messages')}>
+            <BackIcon />
+          </button>
+          <span>{panel === 'members' ? 'Members' : 'Threads'}</span>
+        </div>
+        {panel === 'members' ? (
+          <MembersView handle={handle} ownUserId={ownUserId} />
+        ) : (
+          <ThreadList client={handle.channel.getClient()} cid={handle.cid} ownUserId={ownUserId} onOpen={openThread} />
+        )}
+      </>
+    );
+  }
   return (
     <>
       {thread ? (
@@ -130,7 +156,7 @@ export function ChannelView({ handle, ownUserId, offline, onSendResult }: Channe
         />
       ) : (
         <>
-          <MessageList handle={handle} ownUserId={ownUserId} onSendResult={onSendResult} onOpenThread={openThread} />
+          <MessageList handle={handle} ownUserId={ownUserId} onSendResult={onSendResult} onOpenThread={(message) => openThread(message.id)} />
           <Composer
             composer={handle.channel.messageComposer}
             disabled={offline || !capabilities.includes('send-message')}

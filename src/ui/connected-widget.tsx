@@ -8,8 +8,9 @@ import type { SessionState } from '../session/chat-session';
 import { sessionFor } from '../session/sessions';
 import { useStateStore } from '../session/use-state-store';
 import { ChannelList } from './channel-list';
-import { ChannelView } from './channel-view';
+import { ChannelView, type ChannelPanel } from './channel-view';
 import { Frame } from './frame';
+import { MembersIcon, ThreadsIcon } from './icons';
 import { StatusView } from './status-view';
 
 const selectSession = (state: SessionState) => ({ ...state });
@@ -24,7 +25,7 @@ const selectSummary = (state: ChannelViewState) => ({
 const NO_CHANNEL = new StateStore<ChannelViewState>({
   status: 'idle', error: null, messages: [], hasOlder: false, hasNewer: false, atLatest: true,
   loadingOlder: false, loadingNewer: false, highlightedId: null, notice: null, unreadSince: null,
-  pinned: [], read: {}, capabilities: [], name: '', watcherCount: 0, memberCount: 0, unreadCount: 0, typing: [],
+  pinned: [], read: {}, members: [], capabilities: [], name: '', watcherCount: 0, memberCount: 0, unreadCount: 0, typing: [],
 });
 
 const summarize = (message: MessageResponse): MessageSummary => ({
@@ -67,6 +68,7 @@ export function ConnectedWidget({ config, presentation, emit, setOpen }: Connect
 
   const connected = status === 'connected' || status === 'offline';
   const [picked, setPicked] = useState<ChannelRef | null>(null);
+  const [panel, setPanel] = useState<ChannelPanel>('messages');
   const ref = config.channel ?? picked;
   const handle = useMemo(
     () => (connected && ref ? session.channel(ref) : null),
@@ -125,6 +127,8 @@ export function ConnectedWidget({ config, presentation, emit, setOpen }: Connect
     body = (
       <ChannelView
         handle={handle}
+        panel={panel}
+        setPanel={setPanel}
         ownUserId={userId}
         offline={status === 'offline'}
         onSendResult={onSendResult}
@@ -132,6 +136,17 @@ export function ConnectedWidget({ config, presentation, emit, setOpen }: Connect
     );
   }
 
+  const toggle = (which: ChannelPanel) => setPanel(panel === which ? 'messages' : which);
+  const actions = handle && channel.status === 'ready' && (
+    <>
+      <button type="button" className="icon-button" part="threads-button" aria-label="Threads" aria-pressed={panel === 'threads'} onClick={() => toggle('threads')}>
+        <ThreadsIcon />
+      </button>
+      <button type="button" className="icon-button" part="members-button" aria-label="Members" aria-pressed={panel === 'members'} onClick={() => toggle('members')}>
+        <MembersIcon />
+      </button>
+    </>
+  );
   const title = config.channel || picked ? channel.name || 'Chat' : 'Conversations';
   const subtitle = handle && channel.status === 'ready' ? `${channel.watcherCount} online` : undefined;
   return (
@@ -142,6 +157,7 @@ export function ConnectedWidget({ config, presentation, emit, setOpen }: Connect
       title={title}
       subtitle={subtitle}
       onBack={picked && !config.channel ? () => setPicked(null) : undefined}
+      actions={actions}
     >
       {status === 'offline' && (
         <p className="banner" part="offline-banner" role="status">

@@ -9,11 +9,12 @@ interface FrameProps extends Presentation {
   title: string;
   subtitle?: string;
   onBack?: () => void;
+  actions?: ReactNode;
   children: ReactNode;
 }
 
 /** The chrome around every state: the floating launcher and panel, or the inline panel. */
-export function Frame({ mode, open, setOpen, unread, title, subtitle, onBack, children }: FrameProps) {
+export function Frame({ mode, open, setOpen, unread, title, subtitle, onBack, actions, children }: FrameProps) {
   const bubble = mode === 'bubble';
   return (
     <>
@@ -27,7 +28,7 @@ export function Frame({ mode, open, setOpen, unread, title, subtitle, onBack, ch
             if (bubble && event.key === 'Escape') setOpen(false);
           }}
         >
-          <PanelHeader title={title} subtitle={subtitle} onBack={onBack} onClose={bubble ? () => setOpen(false) : undefined} />
+          <PanelHeader title={title} subtitle={subtitle} onBack={onBack} actions={actions} onClose={bubble ? () => setOpen(false) : undefined} />
           <div className="panel-body">{children}</div>
         </section>
       )}

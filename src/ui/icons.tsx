@@ -25,3 +25,15 @@ export const BackIcon = () => (
     <path {...stroke} d="M15 6l-6 6 6 6" />
   </svg>
 );
+
+export const MembersIcon = () => (
+  <svg {...svg}>
+    <path {...stroke} d="M16 19v-1a4 4 0 0 0-4-4H7a4 4 0 0 0-4 4v1M9.5 10a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7zM21 19v-1a4 4 0 0 0-3-3.9M15.5 3.1a3.5 3.5 0 0 1 0 6.8" />
+  </svg>
+);
+
+export const ThreadsIcon = () => (
+  <svg {...svg}>
+    <path {...stroke} d="M4 5h16v10H9l-5 4V5zM8 9h8M8 12h5" />
+  </svg>
+);

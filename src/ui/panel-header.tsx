@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { BackIcon, CloseIcon } from './icons';
 
 interface PanelHeaderProps {
@@ -5,9 +6,11 @@ interface PanelHeaderProps {
   subtitle?: string;
   onBack?: () => void;
   onClose?: () => void;
+  /** Buttons for the open channel (members, threads). */
+  actions?: ReactNode;
 }
 
-export function PanelHeader({ title, subtitle, onBack, onClose }: PanelHeaderProps) {
+export function PanelHeader({ title, subtitle, onBack, onClose, actions }: PanelHeaderProps) {
   return (
     <header className="header" part="header">
       {onBack && (
@@ -19,6 +22,7 @@ export function PanelHeader({ title, subtitle, onBack, onClose }: PanelHeaderPro
         <h2 className="header-title">{title}</h2>
         {subtitle && <p className="header-subtitle">{subtitle}</p>}
       </div>
+      {actions}
       {onClose && (
         <button type="button" className="icon-button" part="close-button" aria-label="Close chat" onClick={onClose}>
           <CloseIcon />

@@ -51,8 +51,7 @@ describe('the message list', () => {
 
   it('jumps to a message from a #message-<id> link, highlights it, and jumps back to the latest', async () => {
     const el = await openAsAlice('/token/alice-jump');
-    location.hash = `#message-${ids[4]}`;
-    window.dispatchEvent(new HashChangeEvent('hashchange'));
+    location.hash = `#message-${ids[4]}`; // the page fires hashchange itself
     await waitFor(() => expect(el.shadowRoot?.querySelector('.message.highlighted')?.textContent).toMatch(/Message number 5\b/));
     const jump = await shadow(el).findByRole('button', { name: '↓ Jump to latest' });
     jump.click();
@@ -64,7 +63,6 @@ describe('the message list', () => {
     const el = await openAsAlice('/token/alice-missing');
     const before = rendered(el);
     location.hash = '#message-does-not-exist';
-    window.dispatchEvent(new HashChangeEvent('hashchange'));
     const notice = await waitFor(() => {
       const text = part(el, 'notice')?.textContent;
       if (!text) throw new Error('no notice yet');
