@@ -9,6 +9,7 @@ export type MessageActionId =
   | 'quote'
   | 'edit'
   | 'delete'
+  | 'hard-delete'
   | 'pin'
   | 'unpin'
   | 'flag'
@@ -22,6 +23,7 @@ export const ACTION_LABELS: Record<MessageActionId, string> = {
   quote: 'Quote',
   edit: 'Edit',
   delete: 'Delete',
+  'hard-delete': 'Delete permanently',
   pin: 'Pin',
   unpin: 'Unpin',
   flag: 'Flag',
@@ -41,6 +43,8 @@ export function availableActions(message: LocalMessage, ownUserId: string | null
   if (can('quote-message')) actions.push('quote');
   if ((own && can('update-own-message')) || can('update-any-message')) actions.push('edit');
   if ((own && can('delete-own-message')) || can('delete-any-message')) actions.push('delete');
+  // Moderators may also strip a message's content for good.
+  if (can('delete-any-message')) actions.push('hard-delete');
   if (can('pin-message')) actions.push(message.pinned ? 'unpin' : 'pin');
   if (!own && can('flag-message')) actions.push('flag');
   if (!own) actions.push('mute-user');
@@ -66,6 +70,9 @@ export async function runAction(channel: Channel, message: LocalMessage, action:
         return null;
       case 'delete':
         await client.deleteMessage(message.id);
+        return null;
+      case 'hard-delete':
+        await client.deleteMessage(message.id, true);
         return null;
       case 'pin':
         await client.pinMessage(message);

@@ -265,4 +265,6 @@ export const widgetStyles = /* css */ `
 .presence { position: absolute; right: -1px; bottom: -1px; width: 10px; height: 10px; border-radius: 50%; background: var(--cw-muted); border: 2px solid var(--cw-bg); }
 .presence.online { background: #22a55b; }
 .icon-button[aria-pressed="true"] { background: rgba(255, 255, 255, 0.22); }
+.link-like { border: 0; background: none; padding: 0; text-align: start; cursor: pointer; color: inherit; font: inherit; }
+.member.due .channel-preview { color: var(--cw-danger); font-weight: 650; }
 `;

@@ -10,6 +10,7 @@ import { BackIcon, CloseIcon } from './icons';
 import { MembersView } from './members-view';
 import { MessageList } from './message/message-list';
 import { StatusView } from './status-view';
+import { RemindersView } from './reminders-view';
 import { ThreadList } from './thread-list';
 import { ThreadView } from './thread-view';
 
@@ -25,7 +26,9 @@ const selectView = (state: ChannelViewState) => ({
 const NOTICE_MS = 6000;
 const MESSAGE_HASH = /^#message-([\w-]+)$/;
 
-export type ChannelPanel = 'messages' | 'members' | 'threads';
+export type ChannelPanel = 'messages' | 'members' | 'threads' | 'reminders';
+
+const PANEL_TITLES: Record<Exclude<ChannelPanel, 'messages'>, string> = { members: 'Members', threads: 'Threads', reminders: 'Reminders' };
 
 interface ChannelViewProps {
   handle: ChannelHandle;
@@ -58,6 +61,18 @@ export function ChannelView({ handle, panel, setPanel, ownUserId, offline, onSen
       setPanel('messages');
     },
     [handle, setPanel],
+  );
+
+  const setNotice = useCallback((text: string | null) => handle.setNotice(text), [handle]);
+
+  // A reminder that comes due is shown at once, wherever the reader is.
+  useEffect(
+    () =>
+      handle.channel.getClient().on('notification.reminder_due', (event) => {
+        const reminder = (event as { reminder?: { message?: { text?: string } } }).reminder;
+        handle.setNotice(`⏰ Reminder: ${reminder?.message?.text || 'a message you saved'}`);
+      }).unsubscribe,
+    [handle],
   );
 
   // A passing notice clears itself.
@@ -114,12 +129,20 @@ export function ChannelView({ handle, panel, setPanel, ownUserId, offline, onSen
           <button type="button" className="icon-button small" aria-label={`Back to ${name}`} onClick={() => setPanel('messages')}>
             <BackIcon />
           </button>
-          <span>{panel === 'members' ? 'Members' : 'Threads'}</span>
+          <span>{PANEL_TITLES[panel]}</span>
         </div>
-        {panel === 'members' ? (
-          <MembersView handle={handle} ownUserId={ownUserId} />
-        ) : (
-          <ThreadList client={handle.channel.getClient()} cid={handle.cid} ownUserId={ownUserId} onOpen={openThread} />
+        {panel === 'members' && <MembersView handle={handle} ownUserId={ownUserId} />}
+        {panel === 'threads' && <ThreadList client={handle.channel.getClient()} cid={handle.cid} ownUserId={ownUserId} onOpen={openThread} />}
+        {panel === 'reminders' && (
+          <RemindersView
+            client={handle.channel.getClient()}
+            onError={setNotice}
+            onJump={(cid, messageId) => {
+              setPanel('messages');
+              if (cid === handle.cid) void handle.jumpTo(messageId);
+              else setNotice('That reminder is in another conversation.');
+            }}
+          />
         )}
       </>
     );

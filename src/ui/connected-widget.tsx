@@ -10,7 +10,7 @@ import { useStateStore } from '../session/use-state-store';
 import { ChannelList } from './channel-list';
 import { ChannelView, type ChannelPanel } from './channel-view';
 import { Frame } from './frame';
-import { MembersIcon, ThreadsIcon } from './icons';
+import { BellIcon, MembersIcon, ThreadsIcon } from './icons';
 import { StatusView } from './status-view';
 
 const selectSession = (state: SessionState) => ({ ...state });
@@ -141,6 +141,9 @@ export function ConnectedWidget({ config, presentation, emit, setOpen }: Connect
     <>
       <button type="button" className="icon-button" part="threads-button" aria-label="Threads" aria-pressed={panel === 'threads'} onClick={() => toggle('threads')}>
         <ThreadsIcon />
+      </button>
+      <button type="button" className="icon-button" part="reminders-button" aria-label="Reminders" aria-pressed={panel === 'reminders'} onClick={() => toggle('reminders')}>
+        <BellIcon />
       </button>
       <button type="button" className="icon-button" part="members-button" aria-label="Members" aria-pressed={panel === 'members'} onClick={() => toggle('members')}>
         <MembersIcon />

@@ -37,3 +37,9 @@ export const ThreadsIcon = () => (
     <path {...stroke} d="M4 5h16v10H9l-5 4V5zM8 9h8M8 12h5" />
   </svg>
 );
+
+export const BellIcon = () => (
+  <svg {...svg}>
+    <path {...stroke} d="M6 16V11a6 6 0 1 1 12 0v5l2 2H4l2-2zM10 20a2 2 0 0 0 4 0" />
+  </svg>
+);

@@ -15,7 +15,8 @@ interface ActionMenuProps {
  */
 export function ActionMenu({ actions, canReact, onAction, onReact }: ActionMenuProps) {
   const [open, setOpen] = useState(false);
-  const [confirmDelete, setConfirmDelete] = useState(false);
+  // Deleting asks once more: the first choice only arms it.
+  const [confirmDelete, setConfirmDelete] = useState<MessageActionId | null>(null);
   const trigger = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
 
@@ -33,7 +34,7 @@ export function ActionMenu({ actions, canReact, onAction, onReact }: ActionMenuP
 
   const close = () => {
     setOpen(false);
-    setConfirmDelete(false);
+    setConfirmDelete(null);
     trigger.current?.focus();
   };
 
@@ -53,8 +54,8 @@ export function ActionMenu({ actions, canReact, onAction, onReact }: ActionMenuP
   };
 
   const choose = (action: MessageActionId) => {
-    if (action === 'delete' && !confirmDelete) {
-      setConfirmDelete(true);
+    if ((action === 'delete' || action === 'hard-delete') && confirmDelete !== action) {
+      setConfirmDelete(action);
       return;
     }
     close();
@@ -102,10 +103,10 @@ export function ActionMenu({ actions, canReact, onAction, onReact }: ActionMenuP
               key={action}
               type="button"
               role="menuitem"
-              className={`menu-item${action === 'delete' ? ' danger' : ''}`}
+              className={`menu-item${action.includes('delete') ? ' danger' : ''}`}
               onClick={() => choose(action)}
             >
-              {action === 'delete' && confirmDelete ? 'Delete: are you sure?' : ACTION_LABELS[action]}
+              {confirmDelete === action ? `${ACTION_LABELS[action]}: are you sure?` : ACTION_LABELS[action]}
             </button>
           ))}
         </div>
