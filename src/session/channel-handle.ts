@@ -4,6 +4,7 @@ import {
   type ChannelMemberResponse,
   type ChannelState,
   type LocalMessage,
+  type MessageComposer,
   type StreamChat,
 } from 'stream-chat';
 import type { ChannelRef } from '../element/attributes';
@@ -44,6 +45,12 @@ export type ChannelViewState = {
   /** Display names of the others typing right now. */
   typing: string[];
 };
+
+/** The SDK's composer does not read the channel's limits itself: hand them over once known. */
+export function applyChannelLimits(composer: MessageComposer, channel: Channel) {
+  const max = channel.getConfig()?.max_message_length;
+  if (typeof max === 'number' && max > 0) composer.updateConfig({ text: { maxLengthOnSend: max } });
+}
 
 export function channelName(channel: Channel): string {
   const name = (channel.data as { name?: unknown } | undefined)?.name;
@@ -108,6 +115,7 @@ export class ChannelHandle {
       return;
     }
     this.stopListening ??= this.channel.on(() => this.sync()).unsubscribe;
+    applyChannelLimits(this.channel.messageComposer, this.channel);
     const unreadSince = this.channel.countUnread() > 0 ? (this.channel.lastRead() ?? null) : null;
     this.state.partialNext({ ...this.snapshot(), status: 'ready', unreadSince });
   }

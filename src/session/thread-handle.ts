@@ -1,4 +1,5 @@
 import { StateStore, type LocalMessage, type MessageResponse, type StreamChat, type Thread } from 'stream-chat';
+import { applyChannelLimits } from './channel-handle';
 import { MessageDelivery, type SendResult } from './message-delivery';
 import { toSessionError, type SessionError } from './session-error';
 
@@ -21,6 +22,7 @@ export class ThreadHandle {
     this.state.partialNext({ status: 'loading', error: null });
     try {
       const thread = await this.client.getThread(this.parentId, { watch: true, reply_limit: 25 });
+      applyChannelLimits(thread.messageComposer, thread.channel);
       thread.registerSubscriptions();
       thread.activate();
       this.delivery = new MessageDelivery(thread.channel, thread.messageComposer, (message: LocalMessage) =>

@@ -267,4 +267,17 @@ export const widgetStyles = /* css */ `
 .icon-button[aria-pressed="true"] { background: rgba(255, 255, 255, 0.22); }
 .link-like { border: 0; background: none; padding: 0; text-align: start; cursor: pointer; color: inherit; font: inherit; }
 .member.due .channel-preview { color: var(--cw-danger); font-weight: 650; }
+
+/* Suggestions and limits */
+.suggestions { max-height: 220px; overflow-y: auto; border: 1px solid var(--cw-border); border-radius: 12px; background: var(--cw-bg); box-shadow: 0 6px 18px rgba(20, 20, 40, 0.12); }
+.suggestions ul { padding: 4px; }
+.suggestion { display: flex; align-items: center; gap: 8px; padding: 6px 8px; border-radius: 8px; cursor: pointer; }
+.suggestion.active { background: var(--cw-surface); }
+.suggestion .avatar { margin-top: 0; width: 24px; height: 24px; }
+.suggestion-name { font-weight: 650; }
+.suggestion-args { color: var(--cw-muted); font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
+.suggestion-detail { color: var(--cw-muted); font-size: 12px; margin-left: auto; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.suggestion-status { padding: 8px 12px; font-size: 12px; color: var(--cw-muted); }
+.char-counter { font-size: 12px; color: var(--cw-muted); text-align: end; padding-right: 52px; }
+.char-counter.over { color: var(--cw-danger); font-weight: 650; }
 `;

@@ -5,7 +5,7 @@ import { runAction } from '../session/message-actions';
 import { describeApiError } from '../session/session-error';
 import { ThreadHandle } from '../session/thread-handle';
 import { useStateStore } from '../session/use-state-store';
-import { Composer } from './composer';
+import { Composer } from './composer/composer';
 import { BackIcon, CloseIcon } from './icons';
 import { MembersView } from './members-view';
 import { MessageList } from './message/message-list';

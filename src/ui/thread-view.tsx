@@ -3,7 +3,7 @@ import type { LocalMessage, ThreadState } from 'stream-chat';
 import type { SendResult } from '../session/channel-handle';
 import type { ThreadHandle, ThreadLoadState } from '../session/thread-handle';
 import { useStateStore } from '../session/use-state-store';
-import { Composer } from './composer';
+import { Composer } from './composer/composer';
 import { MessageItem, type MessageHandlers } from './message/message-item';
 import { StatusView } from './status-view';
 

@@ -1,11 +1,17 @@
-import { useEffect, useRef, type KeyboardEvent } from 'react';
-import type { MessageComposer, MessageComposerState, TextComposerState } from 'stream-chat';
-import type { SendResult } from '../session/channel-handle';
-import { useStateStore } from '../session/use-state-store';
-import { displayName } from './format';
-import { CloseIcon, SendIcon } from './icons';
+import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
+import type { MessageComposer, MessageComposerConfig, MessageComposerState, TextComposerState } from 'stream-chat';
+import type { SendResult } from '../../session/channel-handle';
+import { useStateStore } from '../../session/use-state-store';
+import { displayName } from '../format';
+import { CloseIcon, SendIcon } from '../icons';
+import { SuggestionList } from './suggestion-list';
+import { useSuggestions } from './use-suggestions';
 
 const selectText = (state: TextComposerState) => ({ text: state.text });
+const selectLimit = (config: MessageComposerConfig) => ({ max: config.text.maxLengthOnSend });
+// The counter appears when this few characters are left.
+const COUNTER_FROM_REMAINING = 200;
+
 const selectComposer = (state: MessageComposerState) => ({
   quoted: state.quotedMessage,
   editing: state.editedMessage,
@@ -29,7 +35,12 @@ interface ComposerProps {
 export function Composer({ composer, disabled, send, onSendResult, inThread = false }: ComposerProps) {
   const { text } = useStateStore(composer.textComposer.state, selectText);
   const { quoted, editing, showReplyInChannel } = useStateStore(composer.state, selectComposer);
+  const { max } = useStateStore(composer.configState, selectLimit);
   const textarea = useRef<HTMLTextAreaElement>(null);
+  const listId = useId();
+  const suggestions = useSuggestions(composer.textComposer);
+  const remaining = typeof max === 'number' ? max - text.length : null;
+  const tooLong = remaining !== null && remaining < 0;
 
   useEffect(() => composer.registerSubscriptions(), [composer]);
   useEffect(() => {
@@ -43,6 +54,7 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (suggestions.onKeyDown(event)) return;
     if (event.key === 'Escape' && editing) {
       event.preventDefault();
       event.stopPropagation();
@@ -52,7 +64,7 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
     // While an input method is composing (CJK), Enter confirms the candidate, not the message.
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
     event.preventDefault();
-    void submit();
+    if (!tooLong) void submit();
   };
 
   return (
@@ -85,6 +97,7 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
           </button>
         </div>
       )}
+      {suggestions.active && <SuggestionList active={suggestions.active} listId={listId} />}
       <div className="composer-row">
         <textarea
           ref={textarea}
@@ -95,6 +108,12 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
           aria-label={inThread ? 'Reply' : 'Message'}
           value={text}
           disabled={disabled}
+          role="combobox"
+          aria-autocomplete="list"
+          aria-expanded={Boolean(suggestions.active)}
+          aria-controls={suggestions.active ? listId : undefined}
+          aria-activedescendant={suggestions.activeOptionId(listId)}
+          aria-invalid={tooLong}
           onChange={(event) =>
             void composer.textComposer.handleChange({
               text: event.currentTarget.value,
@@ -103,10 +122,15 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
           }
           onKeyDown={onKeyDown}
         />
-        <button type="submit" className="send-button" part="send-button" aria-label={editing ? 'Save' : 'Send'} disabled={disabled || !text.trim()}>
+        <button type="submit" className="send-button" part="send-button" aria-label={editing ? 'Save' : 'Send'} disabled={disabled || !text.trim() || tooLong}>
           <SendIcon />
         </button>
       </div>
+      {remaining !== null && remaining <= COUNTER_FROM_REMAINING && (
+        <p className={`char-counter${tooLong ? ' over' : ''}`} part="char-counter" aria-live="polite">
+          {tooLong ? `${-remaining} characters over the limit of ${max}` : `${remaining} characters left`}
+        </p>
+      )}
       {inThread && (
         <label className="reply-in-channel">
           <input type="checkbox" checked={showReplyInChannel} onChange={() => composer.toggleShowReplyInChannel()} /> Also send to channel
