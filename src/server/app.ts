@@ -7,11 +7,20 @@ import { ApiError, errorBody, toApiError } from './errors';
 import { elapsed, sendJson } from './http';
 import { appSettingsRoutes } from './routes/app-settings';
 import { channelRoutes } from './routes/channels';
+import { channelViewRoutes } from './routes/channel-view';
+import { commandRoutes } from './routes/commands';
 import { demoRoutes } from './routes/demo';
+import { draftRoutes } from './routes/drafts';
 import { eventRoutes } from './routes/events';
 import { healthRoutes } from './routes/health';
+import { locationRoutes } from './routes/locations';
 import { memberRoutes } from './routes/members';
 import { messageRoutes } from './routes/messages';
+import { ogRoutes } from './routes/og';
+import { pollOptionRoutes } from './routes/poll-options';
+import { pollVoteRoutes } from './routes/poll-votes';
+import { pollRoutes } from './routes/polls';
+import { uploadRoutes } from './routes/uploads';
 import { userRoutes } from './routes/users';
 import { serveStatic } from './static';
 
@@ -55,6 +64,17 @@ export function createApp(ctx: ServerContext) {
   app.route('/', memberRoutes(ctx));
   app.route('/', messageRoutes(ctx));
   app.route('/', eventRoutes(ctx));
+  // After channelRoutes: its POST /channels/{type}/query must win over POST /channels/{type}/{id}.
+  app.route('/', channelViewRoutes(ctx));
+  // The composer (issue 3): uploads, link previews, polls, drafts, live locations, commands.
+  app.route('/', uploadRoutes(ctx));
+  app.route('/', ogRoutes(ctx));
+  app.route('/', pollRoutes(ctx));
+  app.route('/', pollOptionRoutes(ctx));
+  app.route('/', pollVoteRoutes(ctx));
+  app.route('/', draftRoutes(ctx));
+  app.route('/', locationRoutes(ctx));
+  app.route('/', commandRoutes(ctx));
   if (ctx.config.devMode) app.route('/', demoRoutes(ctx));
   app.get('*', serveStatic(ctx.config));
 

@@ -6,6 +6,7 @@ import type { ChannelAPIResponse, ChannelResponse } from 'stream-chat';
 import type { Actor } from './actor';
 import { CHANNEL_TYPES, channelAccess, type ChannelAccess, type ChannelType } from './channel-types';
 import type { ServerContext } from './context';
+import { presentDraft } from './drafts/draft-message';
 import { ApiError } from './errors';
 import type { Presenter } from './present';
 import type { ChannelRow, MemberRow } from './store/channels';
@@ -68,7 +69,7 @@ export function presentChannel(
     frozen: false,
     disabled: false,
     hidden: false,
-    config: channelType(row.type).config,
+    config: { ...channelType(row.type).config, commands: presenter.commands() },
     own_capabilities: access.capabilities,
   };
 }
@@ -84,6 +85,10 @@ export function channelState(
   const access = accessTo(ctx, row, actor);
   const memberRows = options.state ? store.channels.members(row.cid, options.members.limit, options.members.offset) : [];
   const messageRows = options.state ? store.messages.page(row.cid, options.messages) : [];
+  const pinnedRows = options.state ? store.messageEdits.pinned(row.cid, new Date().toISOString()) : [];
+  const viewer = presenter.forViewer(actor.id);
+  // The viewer's draft of the channel's own composer (thread drafts come with their threads).
+  const draftRow = options.state && actor.id !== null ? store.drafts.get(actor.id, row.cid, '') : undefined;
   const readRows = options.state && channelType(row.type).config.read_events ? store.reads.forChannel(row.cid) : [];
   const watcherIds = hub.registry.watcherUserIds(row.cid);
   const listedWatchers = watcherIds.slice(options.watchers.offset, options.watchers.offset + options.watchers.limit);
@@ -95,13 +100,14 @@ export function channelState(
   ]);
   return {
     channel: presentChannel(presenter, row, access),
-    messages: presenter.messages(messageRows),
-    pinned_messages: [],
+    messages: viewer.messages(messageRows),
+    pinned_messages: viewer.messages(pinnedRows),
     members: memberRows.map((m) => presenter.member(m)),
     membership: access.member ? presenter.member(access.member) : null,
     read: readRows.map((r) => presenter.read(r)),
     watchers: listedWatchers.map((id) => presenter.user(id)),
     watcher_count: watcherIds.length,
     hidden: false,
+    ...(draftRow ? { draft: presentDraft(ctx, viewer, draftRow) } : {}),
   };
 }

@@ -16,7 +16,8 @@ export type ChannelType = {
 // A fixed date: the configuration is part of the code, not of the data.
 const CONFIGURED_AT = '2025-01-01T00:00:00.000Z';
 
-const COMMANDS: CommandResponse[] = [
+/** The provider's built-in slash commands, run by commands/run-command.ts. */
+export const BUILTIN_COMMANDS: CommandResponse[] = [
   { name: 'giphy', description: 'Post a random gif to the channel', args: '[text]', set: 'fun_set' },
   { name: 'ban', description: 'Ban a user', args: '[@username] [text]', set: 'moderation_set' },
   { name: 'unban', description: 'Unban a user', args: '[@username]', set: 'moderation_set' },
@@ -41,7 +42,8 @@ function config(name: string, overrides: Partial<ChannelConfigWithInfo> = {}): C
     polls: true,
     shared_locations: true,
     reminders: false,
-    user_message_reminders: false,
+    // Message reminders ("remind me", "save for later") are served by routes/reminders.ts.
+    user_message_reminders: true,
     // Delivery receipts would make the SDK post /channels/delivered for every message.
     delivery_events: false,
     mark_messages_pending: false,
@@ -53,7 +55,7 @@ function config(name: string, overrides: Partial<ChannelConfigWithInfo> = {}): C
     automod: 'disabled',
     automod_behavior: 'flag',
     blocklist_behavior: 'flag',
-    commands: COMMANDS,
+    commands: BUILTIN_COMMANDS,
     created_at: CONFIGURED_AT,
     updated_at: CONFIGURED_AT,
     ...overrides,
@@ -99,12 +101,12 @@ const PARTICIPANT = [
   'read-events',
 ];
 const MEMBER = [...PARTICIPANT, 'mute-channel', 'leave-channel', 'pin-message'];
-const OWNER = [...MEMBER, 'update-channel', 'update-channel-members', 'delete-channel'];
+// Owners moderate their channel: `/ban` works for them (commands/run-command.ts).
+const OWNER = [...MEMBER, 'update-channel', 'update-channel-members', 'delete-channel', 'ban-channel-members'];
 const ADMIN = [
   ...OWNER,
   'update-any-message',
   'delete-any-message',
-  'ban-channel-members',
   'freeze-channel',
   'set-channel-cooldown',
   'skip-slow-mode',

@@ -15,6 +15,10 @@ export type CliConfig = {
   apiSecret: string;
   devMode: boolean;
   disableAuthChecks: boolean;
+  /** Uploaded files: `uploads` inside the data folder. */
+  uploadsDir: string;
+  /** `GET /og` may fetch loopback and private addresses. */
+  allowPrivateOg: boolean;
   /** True when the development key or secret is in use. */
   devCredentials: boolean;
 };
@@ -28,6 +32,8 @@ Options (each also settable by the environment variable shown):
   --api-key <key>          STREAM_API_KEY       API key clients must send (default ${DEV_API_KEY})
   --api-secret <secret>    STREAM_API_SECRET    secret that signs tokens (development default)
   --disable-auth-checks    DISABLE_AUTH_CHECKS  accept development tokens (….devtoken)
+  --allow-private-og       ALLOW_PRIVATE_OG     let link previews fetch loopback and private
+                                                addresses (off: only public hosts)
   --production             NODE_ENV=production  production mode: no /demo/token, no demo seed,
                                                 a real secret is required
   --help                   show this help`;
@@ -44,6 +50,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig {
       'api-key': { type: 'string' },
       'api-secret': { type: 'string' },
       'disable-auth-checks': { type: 'boolean' },
+      'allow-private-og': { type: 'boolean' },
       production: { type: 'boolean' },
     },
     strict: true,
@@ -63,10 +70,12 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig {
     host: values.host ?? env.HOST ?? '127.0.0.1',
     dataDir,
     dbPath: resolve(dataDir, 'chat.db'),
+    uploadsDir: resolve(dataDir, 'uploads'),
     apiKey,
     apiSecret,
     devMode,
     disableAuthChecks: values['disable-auth-checks'] ?? TRUE.has((env.DISABLE_AUTH_CHECKS ?? '').toLowerCase()),
+    allowPrivateOg: values['allow-private-og'] ?? TRUE.has((env.ALLOW_PRIVATE_OG ?? '').toLowerCase()),
     devCredentials: apiKey === DEV_API_KEY || apiSecret === DEV_API_SECRET,
   };
 }

@@ -2,12 +2,16 @@
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Server } from 'node:http';
+import type { FileUploadConfig } from 'stream-chat';
 import { createApp } from './app';
 import type { ServerContext } from './context';
 import { RealtimeHub } from './realtime/hub';
 import { attachWebSocket } from './realtime/handshake';
+import { scheduleAllExpiries } from './realtime/expiry';
 import { seedDemoData } from './seed';
 import { openStore } from './store/store';
+import { Timers } from './timers';
+import { uploadConfig, uploadsFolder } from './uploads/settings';
 
 export type StartServerOptions = {
   /** 0 picks a free port. Default 8787. */
@@ -28,6 +32,24 @@ export type StartServerOptions = {
   seed?: boolean;
   /** No log output. */
   quiet?: boolean;
+  /**
+   * Folder for uploaded files. Default: `uploads` beside the database file, or a temporary
+   * folder (removed on close) when the database is ':memory:'.
+   */
+  uploadsDir?: string;
+  /** The app's checks for `/file` uploads (GET /app and enforced); size_limit defaults to 100 MB. */
+  fileUploadConfig?: Partial<FileUploadConfig>;
+  /** The same for `/image` uploads. */
+  imageUploadConfig?: Partial<FileUploadConfig>;
+  /** Let `GET /og` fetch loopback, private and link-local addresses. Default false. */
+  allowPrivateOg?: boolean;
+  /**
+   * `GET /og` gives up on a page after this long, redirects included. Default 2500 ms: the SDK
+   * abandons any request after 3 s, and should get the readable refusal rather than a timeout.
+   */
+  ogTimeoutMs?: number;
+  /** `GET /og` refuses pages larger than this. Default 1 MB. */
+  ogMaxBytes?: number;
 };
 
 export type RunningServer = {
@@ -42,7 +64,9 @@ export type RunningServer = {
 
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
-  const store = openStore(options.dbPath ?? ':memory:');
+  const dbPath = options.dbPath ?? ':memory:';
+  const store = openStore(dbPath);
+  const uploads = uploadsFolder(dbPath, options.uploadsDir);
   const seeded = options.seed ? seedDemoData(store) : false;
   const ctx: ServerContext = {
     config: {
@@ -51,12 +75,25 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       devMode: options.devMode ?? true,
       disableAuthChecks: options.disableAuthChecks ?? false,
       ...(options.staticRoot ? { staticRoot: options.staticRoot } : {}),
+      uploads: {
+        dir: uploads.dir,
+        file: uploadConfig(options.fileUploadConfig),
+        image: uploadConfig(options.imageUploadConfig),
+      },
+      og: {
+        allowPrivate: options.allowPrivateOg ?? false,
+        timeoutMs: options.ogTimeoutMs ?? 2500,
+        maxBytes: options.ogMaxBytes ?? 1024 * 1024,
+        maxRedirects: 5,
+      },
     },
     store,
     hub: new RealtimeHub(),
+    timers: new Timers(),
     log: options.quiet ? () => {} : (message, error) => console.error(`[chat-widget] ${message}`, error ?? ''),
   };
   const app = createApp(ctx);
+  scheduleAllExpiries(ctx);
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
   const wss = attachWebSocket(server, ctx);
 
@@ -69,7 +106,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       });
     });
   } catch (error) {
+    ctx.timers.stopAll();
     store.close();
+    uploads.cleanup();
     throw error;
   }
   const { port } = server.address() as AddressInfo;
@@ -78,6 +117,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   let closed: Promise<void> | undefined;
   const close = () => {
     closed ??= (async () => {
+      ctx.timers.stopAll();
       ctx.hub.closeAll(1001, 'server shutting down');
       wss.close();
       await new Promise<void>((resolve) => {
@@ -85,6 +125,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         server.closeAllConnections();
       });
       store.close();
+      uploads.cleanup();
     })();
     return closed;
   };

@@ -27,6 +27,8 @@ async function main(): Promise<void> {
     apiSecret: config.apiSecret,
     devMode: config.devMode,
     disableAuthChecks: config.disableAuthChecks,
+    uploadsDir: config.uploadsDir,
+    allowPrivateOg: config.allowPrivateOg,
     staticRoot: PROJECT_ROOT,
     seed: config.devMode,
   });

@@ -3,6 +3,7 @@
 // user query, not 25.
 import type {
   ChannelMemberResponse,
+  CommandResponse,
   MessageLabel,
   MessageResponse,
   MessageResponseBase,
@@ -10,16 +11,39 @@ import type {
   ReadResponse,
   UserResponse,
 } from 'stream-chat';
+import { channelCommands } from './commands/command-list';
+import { composerFields } from './composer/present';
 import type { ServerContext } from './context';
+import { messageExtras } from './message-extras';
+import { activeMutes } from './own-user';
 import type { MemberRow } from './store/channels';
 import type { MessageRow } from './store/messages';
 import type { ReadRow } from './store/reads';
 import type { UserRow } from './store/users';
 
 export class Presenter {
-  private readonly users = new Map<string, UserResponse>();
+  /**
+   * `viewerId` is who the messages are presented to: their own_reactions and reminder are
+   * included. Without one (events shared by every receiver) those stay empty.
+   */
+  constructor(
+    private readonly ctx: ServerContext,
+    readonly viewerId: string | null = null,
+    private readonly users = new Map<string, UserResponse>(),
+  ) {}
 
-  constructor(private readonly ctx: ServerContext) {}
+  private commandList?: CommandResponse[];
+
+  /** The slash commands channels offer (`config.commands`), read once per presenter. */
+  commands(): CommandResponse[] {
+    this.commandList ??= channelCommands(this.ctx.store);
+    return this.commandList;
+  }
+
+  /** The same presenter (sharing its user cache) for another viewer. */
+  forViewer(viewerId: string | null): Presenter {
+    return viewerId === this.viewerId ? this : new Presenter(this.ctx, viewerId, this.users);
+  }
 
   /** Loads, in one query, every user not cached yet. */
   preloadUsers(ids: Iterable<string>): void {
@@ -49,13 +73,12 @@ export class Presenter {
       online: true,
       invisible: false,
       devices: [],
-      mutes: [],
-      channel_mutes: [],
+      ...activeMutes(this.ctx, this, row.id),
       blocked_user_ids: [],
       total_unread_count: unread.total,
       unread_count: unread.total,
       unread_channels: unread.channels,
-      unread_threads: 0,
+      unread_threads: this.ctx.store.threads.unreadCount(row.id),
     };
   }
 
@@ -65,9 +88,12 @@ export class Presenter {
     );
     const all = [...rows, ...quoted.values()];
     this.preloadUsers(all.flatMap((row) => [row.user_id, ...mentionedIds(row)]));
+    const extras = messageExtras(this, this.ctx.store, rows, this.viewerId);
+    const composer = composerFields(this, this.ctx.store, rows, this.viewerId);
     return rows.map((row) => {
       const quote = row.quoted_message_id ? quoted.get(row.quoted_message_id) : undefined;
-      return quote ? { ...this.messageBase(row), quoted_message: this.messageBase(quote) } : this.messageBase(row);
+      const message = { ...this.messageBase(row), ...extras.get(row.id), ...composer.get(row.id) };
+      return quote ? { ...message, quoted_message: this.messageBase(quote) } : message;
     });
   }
 
@@ -77,7 +103,8 @@ export class Presenter {
       ...custom,
       id: row.id,
       cid: row.cid,
-      type: row.type as MessageLabel,
+      // A soft-deleted message keeps its stored type, so undelete can restore it.
+      type: (row.deleted_at ? 'deleted' : row.type) as MessageLabel,
       text: row.text,
       html: textToHtml(row.text),
       user: this.user(row.user_id),
@@ -115,8 +142,8 @@ export class Presenter {
       banned: false,
       shadow_banned: false,
       notifications_muted: false,
-      pinned_at: null,
-      archived_at: null,
+      pinned_at: row.pinned_at,
+      archived_at: row.archived_at,
       created_at: row.created_at,
       updated_at: row.updated_at,
     };

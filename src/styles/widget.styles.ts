@@ -280,4 +280,13 @@ export const widgetStyles = /* css */ `
 .suggestion-status { padding: 8px 12px; font-size: 12px; color: var(--cw-muted); }
 .char-counter { font-size: 12px; color: var(--cw-muted); text-align: end; padding-right: 52px; }
 .char-counter.over { color: var(--cw-danger); font-weight: 650; }
+
+/* Channel list */
+.channel-list-view { flex: 1; min-height: 0; display: flex; flex-direction: column; }
+.channel-row { display: flex; align-items: center; padding-right: 8px; }
+.channel-row .channel-item { flex: 1; min-width: 0; }
+.menu-trigger.visible { opacity: 0.7; }
+.new-conversation-button { margin: 10px 12px 4px; padding: 8px 12px; border: 1px dashed var(--cw-border); border-radius: 10px; background: transparent; color: var(--cw-accent); font-weight: 650; cursor: pointer; text-align: start; }
+.new-conversation { padding-top: 10px; }
+.new-conversation-row { display: flex; align-items: center; gap: 8px; }
 `;

@@ -1,10 +1,11 @@
-import { useEffect, useMemo } from 'react';
-import type { Channel, ChannelManagerState, StreamChat } from 'stream-chat';
+import { useEffect, useMemo, useReducer, useState } from 'react';
+import type { Channel, ChannelFilters, ChannelManagerState, ChannelSort, StreamChat } from 'stream-chat';
 import type { ChannelRef } from '../element/attributes';
 import { channelName } from '../session/channel-handle';
 import { describeApiError } from '../session/session-error';
 import { useStateStore } from '../session/use-state-store';
 import { initial } from './format';
+import { NewConversation } from './new-conversation';
 import { StatusView } from './status-view';
 
 const selectChannels = (state: ChannelManagerState) => ({
@@ -13,11 +14,72 @@ const selectChannels = (state: ChannelManagerState) => ({
   error: state.error,
 });
 
+// Pinned channels first (the SDK's ChannelManager keeps them there when the sort says so),
+// then by latest activity; archived channels are left out.
+const SORT: ChannelSort = [{ pinned_at: -1 }, { last_message_at: -1 }];
+const MUTE_FOR_MS = 60 * 60 * 1000;
+// Events that change what a row shows without reordering the list.
+const ROW_EVENTS = ['notification.mark_read', 'message.read', 'notification.channel_mutes_updated', 'member.updated', 'channel.updated'];
+
 function lastMessagePreview(channel: Channel): string {
   const last = channel.state.latestMessages.at(-1);
   if (!last) return 'No messages yet';
   if (last.type === 'deleted') return 'This message was deleted';
-  return `${last.user?.name || last.user?.id || ''}: ${last.text ?? ''}`;
+  return `${last.user?.name || last.user?.id || ''}: ${last.text || (last.attachments?.length ? 'Attachment' : '')}`;
+}
+
+interface ChannelRowProps {
+  channel: Channel;
+  onPick: (ref: ChannelRef) => void;
+  onError: (text: string) => void;
+}
+
+function ChannelRow({ channel, onPick, onError }: ChannelRowProps) {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const name = channelName(channel);
+  const unread = channel.countUnread();
+  const pinned = Boolean(channel.state.membership?.pinned_at);
+  const muted = channel.muteStatus().muted;
+  const act = (label: string, run: () => Promise<unknown>) => () => {
+    setMenuOpen(false);
+    run().catch((error: unknown) => onError(`${label} failed: ${describeApiError(error).text}.`));
+  };
+  return (
+    <li className="channel-row">
+      <button type="button" className={`channel-item${unread ? ' unread' : ''}`} part="channel-item" onClick={() => onPick({ type: channel.type, id: channel.id ?? '' })}>
+        <span className="avatar" aria-hidden="true">
+          {initial(name)}
+        </span>
+        <span className="channel-text">
+          <span className="channel-name">
+            {pinned && <span aria-label="Pinned">📌 </span>}
+            {name}
+            {muted && <span aria-label="Muted"> 🔕</span>}
+          </span>
+          <span className="channel-preview">{lastMessagePreview(channel)}</span>
+        </span>
+        {unread > 0 && <span className="badge inline-badge" aria-label={`${unread} unread`}>{unread}</span>}
+      </button>
+      <div className="action-menu">
+        <button type="button" className="menu-trigger visible" aria-label={`Options for ${name}`} aria-haspopup="menu" aria-expanded={menuOpen} onClick={() => setMenuOpen(!menuOpen)}>
+          ⋯
+        </button>
+        {menuOpen && (
+          <div className="menu" role="menu" onKeyDown={(event) => event.key === 'Escape' && setMenuOpen(false)}>
+            <button type="button" role="menuitem" className="menu-item" onClick={act(pinned ? 'Unpin' : 'Pin', () => (pinned ? channel.unpin() : channel.pin()))}>
+              {pinned ? 'Unpin' : 'Pin to top'}
+            </button>
+            <button type="button" role="menuitem" className="menu-item" onClick={act(muted ? 'Unmute' : 'Mute', () => (muted ? channel.unmute() : channel.mute({ expiration: MUTE_FOR_MS })))}>
+              {muted ? 'Unmute' : 'Mute for an hour'}
+            </button>
+            <button type="button" role="menuitem" className="menu-item" onClick={act('Archive', () => channel.archive())}>
+              Archive
+            </button>
+          </div>
+        )}
+      </div>
+    </li>
+  );
 }
 
 interface ChannelListProps {
@@ -27,59 +89,55 @@ interface ChannelListProps {
 }
 
 /**
- * The user's channels, newest activity first, kept live by the SDK's ChannelManager
- * (it reorders on new messages and adds channels the user is added to).
+ * The user's channels, kept live by the SDK's ChannelManager (it reorders on new messages,
+ * keeps pinned channels on top, drops archived ones, and adds channels the user joins).
  */
 export function ChannelList({ client, userId, onPick }: ChannelListProps) {
   const manager = useMemo(() => client.createChannelManager({}), [client]);
   const { channels, initialized, error } = useStateStore(manager.state, selectChannels);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [starting, setStarting] = useState(false);
+  const [, refresh] = useReducer((n: number) => n + 1, 0);
+  const filters: ChannelFilters = useMemo(() => ({ members: { $in: [userId] }, archived: false }), [userId]);
+  const load = () => void manager.queryChannels(filters, SORT, { limit: 30 });
 
   useEffect(() => {
     manager.registerSubscriptions();
-    void manager.queryChannels({ members: { $in: [userId] } }, [{ last_message_at: -1 }], { limit: 30 });
+    load();
+    const stops = ROW_EVENTS.map((type) => client.on(type, refresh).unsubscribe);
     return () => {
       manager.unregisterSubscriptions();
+      stops.forEach((stop) => stop());
     };
-  }, [manager, userId]);
+  }, [manager, filters, client]);
 
   if (error) {
-    return (
-      <StatusView
-        tone="error"
-        title="Your conversations could not be loaded."
-        detail={`${describeApiError(error).text}.`}
-        actionLabel="Try again"
-        onAction={() => void manager.queryChannels({ members: { $in: [userId] } }, [{ last_message_at: -1 }], { limit: 30 })}
-      />
-    );
+    return <StatusView tone="error" title="Your conversations could not be loaded." detail={`${describeApiError(error).text}.`} actionLabel="Try again" onAction={load} />;
   }
   if (!initialized) return <StatusView tone="info" title="Loading conversations…" />;
-  if (channels.length === 0) return <p className="empty">You have no conversations yet.</p>;
   return (
-    <ul className="channel-list" part="channel-list" aria-label="Conversations">
-      {channels.map((channel) => {
-        const name = channelName(channel);
-        const unread = channel.countUnread();
-        return (
-          <li key={channel.cid}>
-            <button
-              type="button"
-              className="channel-item"
-              part="channel-item"
-              onClick={() => onPick({ type: channel.type, id: channel.id ?? '' })}
-            >
-              <span className="avatar" aria-hidden="true">
-                {initial(name)}
-              </span>
-              <span className="channel-text">
-                <span className="channel-name">{name}</span>
-                <span className="channel-preview">{lastMessagePreview(channel)}</span>
-              </span>
-              {unread > 0 && <span className="badge inline-badge">{unread}</span>}
-            </button>
-          </li>
-        );
-      })}
-    </ul>
+    <div className="channel-list-view">
+      {starting ? (
+        <NewConversation client={client} userId={userId} onStarted={onPick} onCancel={() => setStarting(false)} onError={setNotice} />
+      ) : (
+        <button type="button" className="new-conversation-button" part="new-conversation" onClick={() => setStarting(true)}>
+          + New conversation
+        </button>
+      )}
+      {notice && (
+        <p className="notice" role="status">
+          <span>{notice}</span>
+        </p>
+      )}
+      {channels.length === 0 ? (
+        <p className="empty">You have no conversations yet.</p>
+      ) : (
+        <ul className="channel-list" part="channel-list" aria-label="Conversations">
+          {channels.map((channel) => (
+            <ChannelRow key={channel.cid} channel={channel} onPick={onPick} onError={setNotice} />
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }

@@ -16,6 +16,7 @@ import { isObject } from '../input';
 import { Presenter } from '../present';
 import { userPatch, validUserId } from '../user-fields';
 import type { Connection } from './registry';
+import { userConnected } from './presence';
 import { dropConnection } from './watching';
 
 export function attachWebSocket(server: Server, ctx: ServerContext): WebSocketServer {
@@ -66,6 +67,7 @@ async function accept(ctx: ServerContext, ws: WebSocket, params: URLSearchParams
       me,
       created_at: new Date().toISOString(),
     });
+    userConnected(ctx, connection);
   } catch (error) {
     const apiError = toApiError(error);
     if (apiError.status >= 500) ctx.log('websocket handshake failed', error);

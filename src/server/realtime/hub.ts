@@ -1,12 +1,14 @@
 // Event delivery: serialise an event and write it to the right sockets. An event may be one
 // object for everyone or a function of the receiving connection (unread counts differ per user).
 import type { Event } from 'stream-chat';
+import { PresenceSubscriptions } from './presence-subscriptions';
 import { ConnectionRegistry, type Connection } from './registry';
 
 type EventFor = Event | ((connection: Connection) => Event);
 
 export class RealtimeHub {
   readonly registry = new ConnectionRegistry();
+  readonly presence = new PresenceSubscriptions();
   /** Set while shutting down: closing sockets must not announce anything. */
   closing = false;
 

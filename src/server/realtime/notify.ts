@@ -8,7 +8,7 @@ import type { ServerContext } from '../context';
 import { Presenter } from '../present';
 import type { ChannelRow } from '../store/channels';
 
-function envelope(row: ChannelRow) {
+export function envelope(row: ChannelRow) {
   return { cid: row.cid, channel_type: row.type, channel_id: row.id };
 }
 
@@ -53,18 +53,6 @@ export function notifyMessageNew(ctx: ServerContext, row: ChannelRow, message: M
   }
 }
 
-export function notifyMessageUpdated(ctx: ServerContext, row: ChannelRow, message: MessageResponse | undefined): void {
-  if (!message) return;
-  ctx.hub.toChannel(row.cid, {
-    type: 'message.updated',
-    ...envelope(row),
-    message,
-    message_id: message.id,
-    user: message.user ?? undefined,
-    created_at: new Date().toISOString(),
-  });
-}
-
 /** Members with at least one socket, found from whichever side is smaller. */
 function connectedMembers(ctx: ServerContext, row: ChannelRow): string[] {
   const online = ctx.hub.registry.onlineUserIds();
@@ -95,7 +83,8 @@ export function notifyRead(
     ...read,
     type: 'notification.mark_read',
     ...unreadCounter(ctx)(userId),
-    unread_threads: 0,
+    // ThreadManager takes its unread thread count from every notification.mark_read.
+    unread_threads: ctx.store.threads.unreadCount(userId),
   });
   return read;
 }

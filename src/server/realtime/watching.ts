@@ -3,6 +3,7 @@
 // when the last one stops watching or closes.
 import type { ServerContext } from '../context';
 import { Presenter } from '../present';
+import { userDisconnected } from './presence';
 import type { Connection } from './registry';
 
 export function startWatching(ctx: ServerContext, connection: Connection, cid: string): void {
@@ -18,13 +19,16 @@ export function stopWatching(ctx: ServerContext, connection: Connection, cid: st
 /** A socket closed: forget it and tell the channels it watched. */
 export function dropConnection(ctx: ServerContext, connectionId: string): void {
   const connection = ctx.hub.registry.remove(connectionId);
+  if (!connection) return;
+  ctx.hub.presence.forget(connection);
   // While shutting down the database may already be closed; nobody is left to tell anyway.
-  if (!connection || connection.anonymous || ctx.hub.closing) return;
+  if (connection.anonymous || ctx.hub.closing) return;
   for (const cid of connection.watching) {
     if (!ctx.hub.registry.isUserWatching(connection.userId, cid)) {
       announce(ctx, cid, 'user.watching.stop', connection.userId);
     }
   }
+  userDisconnected(ctx, connection);
 }
 
 function announce(

@@ -14,6 +14,7 @@ import { elapsed, readJson, requireAuth, sendJson } from '../http';
 import { boundedInt, idList, namedUserId, objectField, optionalString, withoutKeys, type JsonObject } from '../input';
 import { Presenter } from '../present';
 import { notifyAddedToChannel } from '../realtime/notify';
+import { subscribePresence } from '../realtime/presence';
 import { startWatching, stopWatching } from '../realtime/watching';
 import type { ChannelRow } from '../store/channels';
 import { channelQueryOptions, queryChannelsOptions, watchingConnection } from './query-options';
@@ -51,6 +52,9 @@ export function channelRoutes(ctx: ServerContext) {
       if (connection) startWatching(ctx, connection, row.cid);
       return channelState(ctx, presenter, row, actor, options);
     });
+    if (body.presence === true) {
+      subscribePresence(ctx, watchingConnection(c, ctx, actor), channels.flatMap((ch) => ch.members.map((m) => m.user_id ?? '')));
+    }
     const response: QueryChannelsAPIResponse = { channels, duration: elapsed(c) };
     return sendJson(response);
   });
@@ -70,6 +74,7 @@ export function channelRoutes(ctx: ServerContext) {
     const connection = body.watch === true ? watchingConnection(c, ctx, actor) : undefined;
     if (connection) startWatching(ctx, connection, row.cid);
     const state = channelState(ctx, new Presenter(ctx), row, actor, channelQueryOptions(body));
+    if (body.presence === true) subscribePresence(ctx, watchingConnection(c, ctx, actor), state.members.map((m) => m.user_id ?? ''));
     const response: QueryChannelAPIResponse = { ...state, duration: elapsed(c) };
     return sendJson(response);
   };

@@ -7,8 +7,9 @@ import { accessTo, assertCanRead, assertCapability } from '../channel-state';
 import type { AppEnv, ServerContext } from '../context';
 import { ApiError } from '../errors';
 import { elapsed, readJson, requireAuth, sendJson } from '../http';
-import { isObject, namedUserId, requiredString, withoutKeys } from '../input';
+import { isObject, namedUserId, optionalString, requiredString, withoutKeys } from '../input';
 import { notifyChannelEvent, notifyRead } from '../realtime/notify';
+import { markThreadRead } from '../realtime/thread-events';
 import { existingChannel } from './channels';
 
 /** Event namespaces only the server emits; a client may not forge them. */
@@ -44,9 +45,10 @@ export function eventRoutes(ctx: ServerContext) {
     assertCapability(row, actor, access, 'read-events');
     if (!access.member) throw ApiError.notAllowed(`only members have read state in ${row.cid}`);
     const at = new Date().toISOString();
-    if (body.thread_id !== undefined) {
-      // Thread read state is not tracked yet: acknowledge without touching the channel's.
-      const event = { type: 'message.read', cid: row.cid, channel_type: row.type, channel_id: row.id, created_at: at } as const;
+    const threadId = optionalString(body.thread_id, 'thread_id');
+    if (threadId) {
+      // A thread's read state is its own: the channel's stays as it is.
+      const event = markThreadRead(ctx, row, actor.id, threadId);
       return sendJson({ event, duration: elapsed(c) } satisfies EventAPIResponse);
     }
     const latest = ctx.store.messages.latestInChannel(row.cid);

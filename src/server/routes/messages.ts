@@ -7,23 +7,27 @@ import type { SendMessageAPIResponse } from 'stream-chat';
 import { actorFor, requireUser, type UserActor } from '../actor';
 import { accessTo, assertCapability, channelType } from '../channel-state';
 import type { AppEnv, ServerContext } from '../context';
+import { prepareSend } from '../composer/send';
 import { ApiError } from '../errors';
 import { elapsed, readJson, requireAuth, sendJson } from '../http';
 import { idList, isObject, namedUserId, optionalBoolean, optionalString, withoutKeys, type JsonObject } from '../input';
 import { Presenter } from '../present';
-import { notifyMessageNew, notifyMessageUpdated } from '../realtime/notify';
+import { notifyMessageNew } from '../realtime/notify';
+import { publishMessageEvent } from '../realtime/message-events';
+import { recordThreadReply } from '../realtime/thread-events';
 import type { ChannelRow } from '../store/channels';
 import type { MessageRow } from '../store/messages';
 import { existingChannel } from './channels';
 
 /** Message fields the server owns or stores in columns; everything else is custom data. */
-const NOT_CUSTOM = new Set([
+export const NOT_CUSTOM = new Set([
   'id', 'text', 'type', 'attachments', 'mentioned_users', 'parent_id', 'show_in_channel',
   'quoted_message_id', 'quoted_message', 'user', 'user_id', 'cid', 'html', 'created_at', 'updated_at',
   'deleted_at', 'latest_reactions', 'own_reactions', 'reaction_counts', 'reaction_scores',
   'reaction_groups', 'reply_count', 'deleted_reply_count', 'thread_participants', 'i18n', 'status',
   'command', 'member', 'channel', 'pinned', 'pinned_at', 'pinned_by', 'pin_expires', 'shadowed',
   'mentioned_channel', 'mentioned_here', 'moderation', 'moderation_details', 'restricted_visibility',
+  'shared_location', 'poll',
 ]);
 
 export function messageRoutes(ctx: ServerContext) {
@@ -35,15 +39,29 @@ export function messageRoutes(ctx: ServerContext) {
     const input = body.message;
     const actor = requireUser(actorFor(ctx.store, c.get('subject'), namedUserId(input)), 'send messages');
     const row = existingChannel(ctx, c.req.param('type'), c.req.param('id'));
-    const stored = storeMessage(ctx, row, actor, input);
+    // Commands, polls, locations, attachments and drafts: composer/send.ts.
+    const prepared = prepareSend(ctx, row, actor, input);
+    if (prepared.reply) {
+      const reply: SendMessageAPIResponse = { message: prepared.reply, duration: elapsed(c) };
+      return sendJson(reply);
+    }
+    const stored = ctx.store.transaction(() => {
+      const message = storeMessage(ctx, row, actor, prepared.input);
+      prepared.save(message);
+      return message;
+    });
     const presenter = new Presenter(ctx);
     const [message] = presenter.messages([stored]);
     if (!message) throw new Error('stored message vanished');
     const channel = ctx.store.channels.get(row.cid) ?? row;
     notifyMessageNew(ctx, channel, message);
+    // Thread participants and unread counts, before the parent is presented with them.
+    if (stored.parent_id) recordThreadReply(ctx, channel, stored);
     // The parent's reply_count changed; the SDK only learns that from message.updated.
     const parent = stored.parent_id ? ctx.store.messages.get(stored.parent_id) : undefined;
-    if (parent) notifyMessageUpdated(ctx, channel, presenter.messages([parent])[0]);
+    // Per receiver, so a Thread's parent keeps each user's own_reactions.
+    if (parent) publishMessageEvent(ctx, channel, 'message.updated', parent, null);
+    prepared.after(stored);
     const response: SendMessageAPIResponse = { message, duration: elapsed(c) };
     return sendJson(response);
   });

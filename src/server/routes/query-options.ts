@@ -20,7 +20,7 @@ const TIME_CURSORS = [
   'created_at_around',
 ] as const;
 
-function pageOptions(value: unknown, name: string, fallbackLimit: number): PageOptions {
+export function pageOptions(value: unknown, name: string, fallbackLimit: number): PageOptions {
   const input = objectField(value, name);
   const options: PageOptions = {
     limit: boundedInt(input.limit, `${name}.limit`, { fallback: fallbackLimit, max: MAX_PAGE }),

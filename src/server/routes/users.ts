@@ -10,6 +10,8 @@ import { ApiError } from '../errors';
 import { elapsed, readJson, readPayload, requireAuth, sendJson } from '../http';
 import { boundedInt, isObject, objectField } from '../input';
 import { Presenter } from '../present';
+import { subscribePresence } from '../realtime/presence';
+import { watchingConnection } from './query-options';
 import { userPatch, validUserId } from '../user-fields';
 
 /** What client.setGuestUser reads (stream-chat src/client.ts). */
@@ -29,6 +31,9 @@ export function userRoutes(ctx: ServerContext) {
       onlineIds: ctx.hub.registry.onlineUserIds(),
     });
     const presenter = new Presenter(ctx);
+    if (payload.presence === true) {
+      subscribePresence(ctx, watchingConnection(c, ctx, actorFor(ctx.store, c.get('subject'))), rows.map((row) => row.id));
+    }
     const response: UsersAPIResponse = { users: rows.map((row) => presenter.fromRow(row)), duration: elapsed(c) };
     return sendJson(response);
   });

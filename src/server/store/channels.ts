@@ -26,6 +26,9 @@ export type MemberRow = {
   channel_role: string;
   created_at: string;
   updated_at: string;
+  /** This member's own marks for their channel list (migration 2). */
+  pinned_at: string | null;
+  archived_at: string | null;
 };
 
 export type NewChannel = {
@@ -107,12 +110,14 @@ export function createChannelStore(db: Db) {
                    OR EXISTS (SELECT 1 FROM members m WHERE m.cid = c.cid AND m.user_id = ?))`,
             params: [...openTypes, viewerId],
           };
+    // `vm` is the viewer's own membership: pinned/archived filters and the pinned_at sort read it.
     return db
       .prepare(
-        `SELECT c.* FROM channels c WHERE ${where.sql} AND ${visible.sql}
+        `SELECT c.* FROM channels c LEFT JOIN members vm ON vm.cid = c.cid AND vm.user_id = ?
+         WHERE ${where.sql} AND ${visible.sql}
          ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
       )
-      .all(...where.params, ...visible.params, ...order.params, limit, offset) as ChannelRow[];
+      .all(viewerId, ...where.params, ...visible.params, ...order.params, limit, offset) as ChannelRow[];
   }
 
   function queryMembers({ cid, filter, sort, limit, offset }: MemberQuery): MemberRow[] {
@@ -156,10 +161,13 @@ function channelSchema(viewerId: string | null): FilterSchema {
       updated_at: { kind: 'date', sql: 'c.updated_at' },
       last_message_at: { kind: 'date', sql: 'c.last_message_at' },
       last_updated: { kind: 'date', sql: 'COALESCE(c.last_message_at, c.created_at)' },
-      // Hiding, pinning, archiving and freezing channels are not implemented yet.
+      // Hiding and freezing channels are not implemented yet.
       hidden: { kind: 'boolean', sql: '0' },
-      pinned: { kind: 'boolean', sql: '0' },
-      archived: { kind: 'boolean', sql: '0' },
+      pinned: { kind: 'boolean', sql: '(vm.pinned_at IS NOT NULL)' },
+      archived: { kind: 'boolean', sql: '(vm.archived_at IS NOT NULL)' },
+      // DESC puts unpinned channels (NULL) last: SQLite orders NULL below every value.
+      pinned_at: { kind: 'date', sql: 'vm.pinned_at' },
+      archived_at: { kind: 'date', sql: 'vm.archived_at' },
       frozen: { kind: 'boolean', sql: '0' },
       disabled: { kind: 'boolean', sql: '0' },
       members: { compile: membersCondition },

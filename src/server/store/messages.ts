@@ -22,6 +22,12 @@ export type MessageRow = {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  /** Pins, edits and hard deletes (migration 2). */
+  pinned_at: string | null;
+  pinned_by_id: string | null;
+  pin_expires: string | null;
+  message_text_updated_at: string | null;
+  hard_deleted: number;
 };
 
 export type NewMessage = {
@@ -55,8 +61,8 @@ export type PageOptions = {
   created_at_around?: string;
 };
 
-type Position = { created_at: string; seq: number };
-type Bound = { sql: string; params: (string | number)[] };
+export type Position = { created_at: string; seq: number };
+export type Bound = { sql: string; params: (string | number)[] };
 
 // Thread replies appear in the channel only when sent with show_in_channel.
 const IN_CHANNEL = '(parent_id IS NULL OR show_in_channel = 1)';
@@ -170,7 +176,7 @@ export function createMessageStore(db: Db) {
   };
 }
 
-function before(at: Position, inclusive: boolean): Bound {
+export function before(at: Position, inclusive: boolean): Bound {
   // The created_at <= ? term is what lets SQLite scan the index range.
   return {
     sql: `(created_at <= ? AND (created_at < ? OR seq ${inclusive ? '<=' : '<'} ?))`,
@@ -178,7 +184,7 @@ function before(at: Position, inclusive: boolean): Bound {
   };
 }
 
-function after(at: Position, inclusive: boolean): Bound {
+export function after(at: Position, inclusive: boolean): Bound {
   return {
     sql: `(created_at >= ? AND (created_at > ? OR seq ${inclusive ? '>=' : '>'} ?))`,
     params: [at.created_at, at.created_at, at.seq],
@@ -186,7 +192,7 @@ function after(at: Position, inclusive: boolean): Bound {
 }
 
 /** Joins `older` (nearest first), `middle` and `newer` (nearest first) into `slots` + middle rows. */
-function window(older: MessageRow[], middle: MessageRow[], newer: MessageRow[], slots: number): MessageRow[] {
+export function window(older: MessageRow[], middle: MessageRow[], newer: MessageRow[], slots: number): MessageRow[] {
   const half = Math.floor((slots + middle.length) / 2);
   const olderCount = Math.min(older.length, Math.max(half, slots - newer.length));
   const newerCount = Math.min(newer.length, slots - olderCount);

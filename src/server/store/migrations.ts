@@ -80,6 +80,208 @@ export const migrations: Migration[] = [
       CREATE INDEX reads_user ON reads(user_id);
     `);
   },
+  // 2 (issue 4, the channel view): message edits and pins, reactions, threads with their read
+  // state, per-member pinned/archived, mutes, flags and reminders.
+  (db) => {
+    db.exec(`
+      -- A soft delete only sets deleted_at (undelete clears it); a hard delete also strips the
+      -- content and sets hard_deleted, which cannot be undone.
+      ALTER TABLE messages ADD COLUMN pinned_at TEXT;
+      ALTER TABLE messages ADD COLUMN pinned_by_id TEXT;
+      ALTER TABLE messages ADD COLUMN pin_expires TEXT;
+      ALTER TABLE messages ADD COLUMN message_text_updated_at TEXT;
+      ALTER TABLE messages ADD COLUMN hard_deleted INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX messages_pinned ON messages(cid, pinned_at) WHERE pinned_at IS NOT NULL;
+      CREATE INDEX messages_pin_expires ON messages(pin_expires) WHERE pin_expires IS NOT NULL;
+
+      ALTER TABLE members ADD COLUMN pinned_at TEXT;
+      ALTER TABLE members ADD COLUMN archived_at TEXT;
+
+      CREATE TABLE reactions (
+        message_id TEXT NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+        user_id    TEXT NOT NULL REFERENCES users(id),
+        type       TEXT NOT NULL,
+        score      INTEGER NOT NULL DEFAULT 1,
+        custom     TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (message_id, user_id, type)
+      ) WITHOUT ROWID;
+      CREATE INDEX reactions_message_created ON reactions(message_id, created_at);
+
+      -- A thread exists from its first reply; participants are the parent's author and every
+      -- replier, each with their own read state of the thread.
+      CREATE TABLE threads (
+        parent_id       TEXT PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+        cid             TEXT NOT NULL REFERENCES channels(cid) ON DELETE CASCADE,
+        created_by_id   TEXT NOT NULL,
+        title           TEXT NOT NULL DEFAULT '',
+        custom          TEXT NOT NULL DEFAULT '{}',
+        created_at      TEXT NOT NULL,
+        updated_at      TEXT NOT NULL,
+        last_message_at TEXT NOT NULL
+      );
+      CREATE TABLE thread_participants (
+        parent_id              TEXT NOT NULL REFERENCES threads(parent_id) ON DELETE CASCADE,
+        user_id                TEXT NOT NULL REFERENCES users(id),
+        created_at             TEXT NOT NULL,
+        last_read_at           TEXT NOT NULL,
+        last_read_message_id   TEXT,
+        unread_messages        INTEGER NOT NULL DEFAULT 0,
+        last_thread_message_at TEXT,
+        PRIMARY KEY (parent_id, user_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX thread_participants_user ON thread_participants(user_id);
+
+      CREATE TABLE user_mutes (
+        user_id    TEXT NOT NULL REFERENCES users(id),
+        target_id  TEXT NOT NULL REFERENCES users(id),
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        expires    TEXT,
+        PRIMARY KEY (user_id, target_id)
+      ) WITHOUT ROWID;
+      CREATE TABLE channel_mutes (
+        user_id    TEXT NOT NULL REFERENCES users(id),
+        cid        TEXT NOT NULL REFERENCES channels(cid) ON DELETE CASCADE,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        expires    TEXT,
+        PRIMARY KEY (user_id, cid)
+      ) WITHOUT ROWID;
+      CREATE INDEX user_mutes_expires ON user_mutes(expires) WHERE expires IS NOT NULL;
+      CREATE INDEX channel_mutes_expires ON channel_mutes(expires) WHERE expires IS NOT NULL;
+
+      -- target_kind is 'message' or 'user'.
+      CREATE TABLE flags (
+        user_id     TEXT NOT NULL REFERENCES users(id),
+        target_kind TEXT NOT NULL,
+        target_id   TEXT NOT NULL,
+        reason      TEXT,
+        created_at  TEXT NOT NULL,
+        updated_at  TEXT NOT NULL,
+        PRIMARY KEY (user_id, target_kind, target_id)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE reminders (
+        user_id     TEXT NOT NULL REFERENCES users(id),
+        message_id  TEXT NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+        cid         TEXT NOT NULL,
+        remind_at   TEXT,
+        notified_at TEXT,
+        created_at  TEXT NOT NULL,
+        updated_at  TEXT NOT NULL,
+        PRIMARY KEY (user_id, message_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX reminders_due ON reminders(remind_at) WHERE remind_at IS NOT NULL AND notified_at IS NULL;
+    `);
+  },
+  // 3 (issue 3, the composer): uploaded files, polls with their options and votes, drafts,
+  // shared locations, custom slash commands and channel bans.
+  (db) => {
+    db.exec(`
+      -- The bytes live on disk under <uploads>/<id>/<name>; this row is what the URL resolves to.
+      CREATE TABLE files (
+        id         TEXT PRIMARY KEY,
+        name       TEXT NOT NULL,
+        kind       TEXT NOT NULL,
+        cid        TEXT,
+        user_id    TEXT,
+        mime_type  TEXT NOT NULL,
+        size       INTEGER NOT NULL,
+        width      INTEGER,
+        height     INTEGER,
+        created_at TEXT NOT NULL
+      );
+
+      -- A poll is created on its own and then sent with exactly one message (message_id, cid),
+      -- whose channel decides who may vote and who hears its events.
+      CREATE TABLE polls (
+        id                           TEXT PRIMARY KEY,
+        name                         TEXT NOT NULL,
+        description                  TEXT NOT NULL DEFAULT '',
+        created_by_id                TEXT NOT NULL REFERENCES users(id),
+        voting_visibility            TEXT NOT NULL DEFAULT 'public',
+        enforce_unique_vote          INTEGER NOT NULL DEFAULT 0,
+        max_votes_allowed            INTEGER,
+        allow_answers                INTEGER NOT NULL DEFAULT 0,
+        allow_user_suggested_options INTEGER NOT NULL DEFAULT 0,
+        is_closed                    INTEGER NOT NULL DEFAULT 0,
+        custom                       TEXT NOT NULL DEFAULT '{}',
+        message_id                   TEXT,
+        cid                          TEXT,
+        created_at                   TEXT NOT NULL,
+        updated_at                   TEXT NOT NULL
+      );
+      CREATE INDEX polls_cid ON polls(cid) WHERE cid IS NOT NULL;
+      CREATE INDEX polls_created_by ON polls(created_by_id);
+      CREATE TABLE poll_options (
+        id         TEXT PRIMARY KEY,
+        poll_id    TEXT NOT NULL REFERENCES polls(id) ON DELETE CASCADE,
+        text       TEXT NOT NULL,
+        position   INTEGER NOT NULL,
+        custom     TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX poll_options_poll ON poll_options(poll_id, position);
+      -- A vote has an option_id; an answer has answer_text instead.
+      CREATE TABLE poll_votes (
+        id          TEXT PRIMARY KEY,
+        poll_id     TEXT NOT NULL REFERENCES polls(id) ON DELETE CASCADE,
+        option_id   TEXT REFERENCES poll_options(id) ON DELETE CASCADE,
+        answer_text TEXT,
+        user_id     TEXT NOT NULL REFERENCES users(id),
+        created_at  TEXT NOT NULL,
+        updated_at  TEXT NOT NULL
+      );
+      CREATE INDEX poll_votes_poll ON poll_votes(poll_id, created_at);
+      CREATE INDEX poll_votes_user ON poll_votes(poll_id, user_id);
+
+      -- One draft per user and composer: the channel's own (parent_id '') or a thread's.
+      CREATE TABLE drafts (
+        user_id    TEXT NOT NULL REFERENCES users(id),
+        cid        TEXT NOT NULL REFERENCES channels(cid) ON DELETE CASCADE,
+        parent_id  TEXT NOT NULL DEFAULT '',
+        message    TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (user_id, cid, parent_id)
+      ) WITHOUT ROWID;
+
+      -- end_at set: a live location, updatable by its owner until then.
+      CREATE TABLE shared_locations (
+        message_id           TEXT PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+        cid                  TEXT NOT NULL,
+        user_id              TEXT NOT NULL,
+        created_by_device_id TEXT NOT NULL,
+        latitude             REAL NOT NULL,
+        longitude            REAL NOT NULL,
+        end_at               TEXT,
+        created_at           TEXT NOT NULL,
+        updated_at           TEXT NOT NULL
+      );
+      CREATE INDEX shared_locations_live ON shared_locations(user_id, end_at) WHERE end_at IS NOT NULL;
+
+      CREATE TABLE commands (
+        name        TEXT PRIMARY KEY,
+        description TEXT NOT NULL DEFAULT '',
+        args        TEXT NOT NULL DEFAULT '',
+        set_name    TEXT NOT NULL DEFAULT '',
+        created_at  TEXT NOT NULL,
+        updated_at  TEXT NOT NULL
+      );
+
+      CREATE TABLE channel_bans (
+        cid           TEXT NOT NULL REFERENCES channels(cid) ON DELETE CASCADE,
+        user_id       TEXT NOT NULL REFERENCES users(id),
+        created_by_id TEXT,
+        reason        TEXT,
+        expires       TEXT,
+        created_at    TEXT NOT NULL,
+        PRIMARY KEY (cid, user_id)
+      ) WITHOUT ROWID;
+    `);
+  },
 ];
 
 export function migrate(db: Database): void {

@@ -31,6 +31,13 @@ export function createReadStore(db: Db) {
   const increment = db.prepare(
     'UPDATE reads SET unread_messages = unread_messages + 1 WHERE cid = ? AND user_id != ?',
   );
+  const setUnread = db.prepare(
+    `UPDATE reads SET last_read = ?, last_read_message_id = ?, unread_messages = ?
+     WHERE cid = ? AND user_id = ?`,
+  );
+  const unreadCids = db.prepare<[string], { cid: string }>(
+    'SELECT cid FROM reads WHERE user_id = ? AND unread_messages > 0',
+  );
   const summary = db.prepare<[string], { total: number; channels: number }>(
     `SELECT COALESCE(SUM(unread_messages), 0) AS total,
             COUNT(CASE WHEN unread_messages > 0 THEN 1 END) AS channels
@@ -46,6 +53,11 @@ export function createReadStore(db: Db) {
     get: (cid: string, userId: string) => forMember.get(cid, userId),
     markRead: (cid: string, userId: string, at: string, lastReadMessageId: string | null) =>
       void markRead.run(at, lastReadMessageId, cid, userId),
+    /** Mark unread: read up to `at` (and that message), `unreadMessages` after it. */
+    markUnread: (cid: string, userId: string, at: string, lastReadMessageId: string | null, unreadMessages: number) =>
+      void setUnread.run(at, lastReadMessageId, unreadMessages, cid, userId),
+    /** Channels where the user has unread messages. */
+    unreadChannels: (userId: string) => unreadCids.all(userId).map((row) => row.cid),
     /** A new message: one more unread for every member but its sender. */
     incrementUnread: (cid: string, senderId: string) => void increment.run(cid, senderId),
     summary: (userId: string): UnreadSummary => summary.get(userId) ?? { total: 0, channels: 0 },

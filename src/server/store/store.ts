@@ -1,8 +1,22 @@
 // The storage facade: one database, one module per table group.
 import { openDatabase } from './db';
+import { createBanStore } from './bans';
 import { createChannelStore } from './channels';
+import { createCommandStore } from './commands';
+import { createDraftStore } from './drafts';
+import { createFileStore } from './files';
+import { createFlagStore } from './flags';
+import { createLocationStore } from './locations';
+import { createMembershipStore } from './memberships';
+import { createMessageEditStore } from './message-edits';
+import { createMessageQueryStore } from './message-queries';
 import { createMessageStore } from './messages';
+import { createMuteStore } from './mutes';
+import { createPollStore } from './polls';
+import { createReactionStore } from './reactions';
 import { createReadStore } from './reads';
+import { createReminderStore } from './reminders';
+import { createThreadStore } from './threads';
 import { createUserStore } from './users';
 
 export function openStore(path: string) {
@@ -13,6 +27,20 @@ export function openStore(path: string) {
     channels: createChannelStore(db),
     messages: createMessageStore(db),
     reads: createReadStore(db),
+    files: createFileStore(db),
+    polls: createPollStore(db),
+    drafts: createDraftStore(db),
+    locations: createLocationStore(db),
+    commands: createCommandStore(db),
+    bans: createBanStore(db),
+    memberships: createMembershipStore(db),
+    messageEdits: createMessageEditStore(db),
+    messageQueries: createMessageQueryStore(db),
+    reactions: createReactionStore(db),
+    threads: createThreadStore(db),
+    mutes: createMuteStore(db),
+    flags: createFlagStore(db),
+    reminders: createReminderStore(db),
     /** Runs fn in one transaction: all its writes land together or not at all. */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     close: () => db.close(),

@@ -1,0 +1,99 @@
+// Custom slash commands: `GET/POST /commands`, `GET/PUT/DELETE /commands/{name}` (stream-chat
+// client.listCommands, createCommand, getCommand, updateCommand, deleteCommand). Changing them
+// is an app setting, so it takes a server-side call or an admin; anyone signed in may list them.
+// Channels offer them in `config.commands` at once (commands/command-list.ts).
+import { Hono, type Context } from 'hono';
+import type {
+  CreateCommandResponse,
+  DeleteCommandResponse,
+  GetCommandResponse,
+  ListCommandsResponse,
+  UpdateCommandResponse,
+} from 'stream-chat';
+import { actorFor, type Actor } from '../actor';
+import { BUILTIN_COMMANDS } from '../channel-types';
+import { BUILTIN_NAMES, presentCommand } from '../commands/command-list';
+import type { AppEnv, ServerContext } from '../context';
+import { ApiError } from '../errors';
+import { elapsed, readJson, requireAuth, sendJson } from '../http';
+import { optionalString, requiredString, type JsonObject } from '../input';
+
+const COMMAND_NAME = /^[a-z0-9_-]{1,64}$/;
+
+export function commandRoutes(ctx: ServerContext) {
+  const routes = new Hono<AppEnv>();
+  const auth = requireAuth(ctx);
+  const { commands } = ctx.store;
+
+  const admin = (c: Context<AppEnv>): Actor => {
+    const actor = actorFor(ctx.store, c.get('subject'));
+    if (!actor.server && actor.role !== 'admin') throw ApiError.notAllowed('only server-side calls and admins can change commands');
+    return actor;
+  };
+  const custom = (name: string) => {
+    if (BUILTIN_NAMES.has(name)) throw ApiError.input(`/${name} is a built-in command and cannot be changed`);
+    const row = commands.get(name);
+    if (!row) throw ApiError.notFound(`command ${name} does not exist`);
+    return row;
+  };
+  const fields = (body: JsonObject) => ({
+    description: requiredString(body.description, 'description'),
+    args: optionalString(body.args, 'args') ?? '',
+    set_name: optionalString(body.set, 'set') ?? '',
+    now: new Date().toISOString(),
+  });
+
+  routes.get('/commands', auth, (c) => {
+    if (actorFor(ctx.store, c.get('subject')).anonymous) throw ApiError.notAllowed('anonymous users cannot list commands');
+    const builtIns = BUILTIN_COMMANDS.map(({ name, description, args, set }) => ({
+      name: name ?? 'all',
+      description: description ?? '',
+      ...(args ? { args } : {}),
+      ...(set ? { set } : {}),
+    }));
+    const response: ListCommandsResponse = {
+      commands: [...builtIns, ...commands.all().map(presentCommand)],
+      duration: elapsed(c),
+    };
+    return sendJson(response);
+  });
+
+  routes.post('/commands', auth, async (c) => {
+    admin(c);
+    const body = await readJson(c);
+    const name = requiredString(body.name, 'name');
+    if (!COMMAND_NAME.test(name)) throw ApiError.input('name may only hold a-z, 0-9, "_" and "-", at most 64 characters');
+    if (BUILTIN_NAMES.has(name) || commands.get(name)) throw ApiError.input(`command ${name} already exists`);
+    const response: CreateCommandResponse = {
+      command: presentCommand(commands.save({ name, ...fields(body) })),
+      duration: elapsed(c),
+    };
+    return sendJson(response);
+  });
+
+  routes.get('/commands/:name', auth, (c) => {
+    const response: GetCommandResponse = { ...presentCommand(custom(c.req.param('name'))), duration: elapsed(c) };
+    return sendJson(response);
+  });
+
+  routes.put('/commands/:name', auth, async (c) => {
+    admin(c);
+    const body = await readJson(c);
+    const row = custom(c.req.param('name'));
+    const response: UpdateCommandResponse = {
+      command: presentCommand(commands.save({ name: row.name, ...fields(body) })),
+      duration: elapsed(c),
+    };
+    return sendJson(response);
+  });
+
+  routes.delete('/commands/:name', auth, (c) => {
+    admin(c);
+    const row = custom(c.req.param('name'));
+    commands.remove(row.name);
+    const response: DeleteCommandResponse = { name: presentCommand(row).name, duration: elapsed(c) };
+    return sendJson(response);
+  });
+
+  return routes;
+}

@@ -1,0 +1,100 @@
+// Changing messages: update (`POST /messages/{id}`), partial update and pinning (`PUT`), soft and
+// hard delete (`DELETE`, `?hard=true`) and undelete (`POST /messages/{id}/undelete`). Every
+// change is broadcast to the channel's watchers, the actor's connections included.
+import { Hono } from 'hono';
+import type { UpdateMessageAPIResponse } from 'stream-chat';
+import { actorFor, type Actor } from '../actor';
+import { assertCapability } from '../channel-state';
+import type { AppEnv, ServerContext } from '../context';
+import { ApiError } from '../errors';
+import { elapsed, readJson, requireAuth, sendJson } from '../http';
+import { isObject, namedUserId, objectField, optionalString } from '../input';
+import { assertMayChange, assertNotDeleted, messageInReach, type MessageTarget } from '../message-access';
+import { fullUpdate, partialUpdate, type PlannedChange } from '../message-changes';
+import { publishMessageEvent } from '../realtime/message-events';
+import { schedulePinExpiry } from '../realtime/expiry';
+
+export function messageEditRoutes(ctx: ServerContext) {
+  const routes = new Hono<AppEnv>();
+  const auth = requireAuth(ctx);
+
+  routes.post('/messages/:id', auth, async (c) => {
+    const body = await readJson(c);
+    if (!isObject(body.message)) throw ApiError.input('message is a required field');
+    const input = body.message;
+    const id = c.req.param('id');
+    if (input.id !== undefined && input.id !== id) throw ApiError.input('message.id does not match the URL');
+    const actor = actorFor(ctx.store, c.get('subject'), namedUserId(input) ?? namedUserId(body));
+    const target = messageInReach(ctx, id, actor);
+    assertNotDeleted(target.message, 'edited');
+    const change = fullUpdate(ctx, target.channel, target.message, input, actor.id);
+    const message = applyChange(ctx, target, actor, change);
+    return sendJson({ message, duration: elapsed(c) } satisfies UpdateMessageAPIResponse);
+  });
+
+  routes.put('/messages/:id', auth, async (c) => {
+    const body = await readJson(c);
+    const set = objectField(body.set, 'set');
+    const unset = body.unset ?? [];
+    if (!Array.isArray(unset) || !unset.every((key): key is string => typeof key === 'string')) {
+      throw ApiError.input('unset must be a list of field names');
+    }
+    if (!Object.keys(set).length && !unset.length) throw ApiError.input('set or unset is required');
+    const actor = actorFor(ctx.store, c.get('subject'), namedUserId(body));
+    const target = messageInReach(ctx, c.req.param('id'), actor);
+    assertNotDeleted(target.message, 'edited');
+    const change = partialUpdate(ctx, target.channel, target.message, set, unset, actor.id);
+    const message = applyChange(ctx, target, actor, change);
+    return sendJson({ message, duration: elapsed(c) } satisfies UpdateMessageAPIResponse);
+  });
+
+  routes.delete('/messages/:id', auth, (c) => {
+    const hard = c.req.query('hard') === 'true' || c.req.query('hard') === '1';
+    if (c.req.query('delete_for_me') === 'true') {
+      throw ApiError.input('delete_for_me is not supported by this backend');
+    }
+    const actor = actorFor(ctx.store, c.get('subject'), c.req.query('deleted_by') ?? c.req.query('user_id'));
+    const target = messageInReach(ctx, c.req.param('id'), actor);
+    assertMayChange(target, actor, hard ? 'hard-delete' : 'delete');
+    if (target.message.hard_deleted) throw ApiError.input(`message ${target.message.id} was already hard deleted`);
+    const now = new Date().toISOString();
+    const { store } = ctx;
+    const row = store.transaction(() => {
+      if (!hard) return target.message.deleted_at ? target.message : store.messageEdits.softDelete(target.message.id, now);
+      // Nothing of a hard-deleted message survives: its reactions and reminders go with it.
+      store.reactions.removeAllOf(target.message.id);
+      store.reminders.removeAllOf(target.message.id);
+      return store.messageEdits.hardDelete(target.message.id, now);
+    });
+    const message = publishMessageEvent(ctx, target.channel, 'message.deleted', row, actor.id, {
+      hard_delete: hard,
+      deleted_for_me: false,
+    });
+    return sendJson({ message, duration: elapsed(c) } satisfies UpdateMessageAPIResponse);
+  });
+
+  routes.post('/messages/:id/undelete', auth, async (c) => {
+    const body = await readJson(c);
+    const actor = actorFor(ctx.store, c.get('subject'), optionalString(body.undeleted_by, 'undeleted_by') ?? namedUserId(body));
+    const target = messageInReach(ctx, c.req.param('id'), actor);
+    // Restoring is for those who may delete anyone's message (and server-side calls).
+    assertCapability(target.channel, actor, target.access, 'delete-any-message');
+    if (target.message.hard_deleted) throw ApiError.input(`message ${target.message.id} was hard deleted and cannot be restored`);
+    if (!target.message.deleted_at) throw ApiError.input(`message ${target.message.id} is not deleted`);
+    const row = ctx.store.messageEdits.undelete(target.message.id, new Date().toISOString());
+    const message = publishMessageEvent(ctx, target.channel, 'message.undeleted', row, actor.id);
+    return sendJson({ message, duration: elapsed(c) } satisfies UpdateMessageAPIResponse);
+  });
+
+  return routes;
+}
+
+/** Checks what the change needs, stores it and announces message.updated. */
+function applyChange(ctx: ServerContext, target: MessageTarget, actor: Actor, change: PlannedChange) {
+  if (change.content) assertMayChange(target, actor, 'update');
+  if (change.pin) assertCapability(target.channel, actor, target.access, 'pin-message');
+  const row = ctx.store.messageEdits.write(target.message.id, change.fields, new Date().toISOString());
+  if (change.pin) schedulePinExpiry(ctx);
+  return publishMessageEvent(ctx, target.channel, 'message.updated', row, actor.id);
+}
+

@@ -1,0 +1,75 @@
+// Reading messages outside a channel query: one message (`GET /messages/{id}`), several by id
+// (`GET /channels/{type}/{id}/messages?ids=a,b`, the SDK's getMessagesById) and a thread's
+// replies (`GET /messages/{id}/replies`, Thread.queryReplies). Each is presented to the caller,
+// with their own reactions and reminder.
+import { Hono } from 'hono';
+import type { GetMessageAPIResponse, GetMultipleMessagesAPIResponse, GetRepliesAPIResponse } from 'stream-chat';
+import { actorFor } from '../actor';
+import { accessTo, assertCanRead } from '../channel-state';
+import type { AppEnv, ServerContext } from '../context';
+import { ApiError } from '../errors';
+import { elapsed, requireAuth, sendJson } from '../http';
+import { isObject } from '../input';
+import { messageInReach } from '../message-access';
+import { Presenter } from '../present';
+import { existingChannel } from './channels';
+import { pageOptions } from './query-options';
+
+const MAX_IDS = 100;
+
+export function messageReadRoutes(ctx: ServerContext) {
+  const routes = new Hono<AppEnv>();
+  const auth = requireAuth(ctx);
+
+  routes.get('/messages/:id', auth, (c) => {
+    const actor = actorFor(ctx.store, c.get('subject'), c.req.query('user_id'));
+    const { message } = messageInReach(ctx, c.req.param('id'), actor);
+    const [presented] = new Presenter(ctx, actor.id).messages([message]);
+    if (!presented) throw new Error(`message ${message.id} could not be presented`);
+    return sendJson({ message: presented, duration: elapsed(c) } satisfies GetMessageAPIResponse);
+  });
+
+  routes.get('/channels/:type/:id/messages', auth, (c) => {
+    const actor = actorFor(ctx.store, c.get('subject'), c.req.query('user_id'));
+    const channel = existingChannel(ctx, c.req.param('type'), c.req.param('id'));
+    assertCanRead(channel, actor, accessTo(ctx, channel, actor));
+    const ids = [...new Set((c.req.query('ids') ?? '').split(',').map((id) => id.trim()).filter(Boolean))];
+    if (!ids.length) throw ApiError.input('ids is a required field');
+    if (ids.length > MAX_IDS) throw ApiError.input(`at most ${MAX_IDS} ids can be fetched at once`);
+    const rows = ctx.store.messageQueries.inChannel(channel.cid, ids);
+    const messages = new Presenter(ctx, actor.id).messages(rows);
+    return sendJson({ messages, duration: elapsed(c) } satisfies GetMultipleMessagesAPIResponse);
+  });
+
+  routes.get('/messages/:id/replies', auth, (c) => {
+    const query = c.req.query();
+    const actor = actorFor(ctx.store, c.get('subject'), query.user_id);
+    const { message: parent } = messageInReach(ctx, c.req.param('id'), actor);
+    if (parent.parent_id) throw ApiError.input(`message ${parent.id} is a reply, not a thread`);
+    const rows = ctx.store.messageQueries.replies(parent.id, {
+      ...pageOptions(query, 'replies', 100),
+      newestFirst: newestFirst(query.sort),
+    });
+    const messages = new Presenter(ctx, actor.id).messages(rows);
+    return sendJson({ messages, duration: elapsed(c) } satisfies GetRepliesAPIResponse);
+  });
+
+  return routes;
+}
+
+/** `sort=[{"field":"created_at","direction":-1}]` (JSON in the query string) picks the newest end. */
+function newestFirst(sort: string | undefined): boolean {
+  if (!sort) return false;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(sort);
+  } catch {
+    throw ApiError.input('sort must be JSON');
+  }
+  const first = Array.isArray(parsed) ? parsed[0] : parsed;
+  if (first === undefined) return false;
+  if (!isObject(first)) throw ApiError.input('sort must be a list of {field, direction}');
+  const direction = first.field === 'created_at' ? first.direction : first.created_at;
+  if (direction === undefined) throw ApiError.input('replies can only be sorted by created_at');
+  return direction === -1 || direction === '-1';
+}

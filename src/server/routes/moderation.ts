@@ -1,0 +1,160 @@
+// Mutes and flags: `POST /moderation/mute` / `unmute` (a user, `timeout` in minutes),
+// `POST /moderation/mute/channel` / `unmute/channel` (`expiration` in milliseconds), and
+// `POST /moderation/flag` / `unflag` (a message or a user). Mute lists reach the SDK only through
+// notification.mutes_updated / notification.channel_mutes_updated carrying `me`; the responses
+// carry them too for callers that read them.
+import { Hono, type Context } from 'hono';
+import type { APIResponse, FlagMessageResponse, FlagUserResponse, MuteChannelAPIResponse, MuteUserResponse } from 'stream-chat';
+import { actorFor, requireUser, type UserActor } from '../actor';
+import { accessTo, assertCanRead, assertCapability } from '../channel-state';
+import type { AppEnv, ServerContext } from '../context';
+import { ApiError } from '../errors';
+import { elapsed, readJson, requireAuth, sendJson } from '../http';
+import { boundedInt, namedUserId, optionalString, requiredString, type JsonObject } from '../input';
+import { messageInReach } from '../message-access';
+import { activeMutes, presentChannelMute, presentMute } from '../own-user';
+import { Presenter } from '../present';
+import { scheduleMuteExpiry } from '../realtime/expiry';
+import { notifyMutesUpdated } from '../realtime/user-notifications';
+import type { FlagRow } from '../store/flags';
+
+const MAX_MUTE_MINUTES = 60 * 24 * 365 * 10;
+
+export function moderationRoutes(ctx: ServerContext) {
+  const routes = new Hono<AppEnv>();
+  const auth = requireAuth(ctx);
+  const userOf = (c: Context<AppEnv>, body: JsonObject, action: string): UserActor =>
+    requireUser(actorFor(ctx.store, c.get('subject'), namedUserId(body)), action);
+
+  routes.post('/moderation/mute', auth, async (c) => {
+    const body = await readJson(c);
+    const actor = userOf(c, body, 'mute users');
+    const targetId = requiredString(body.target_id, 'target_id');
+    if (targetId === actor.id) throw ApiError.input('a user cannot mute themselves');
+    if (!ctx.store.users.get(targetId)) throw ApiError.input(`user ${targetId} does not exist`);
+    const minutes = boundedInt(body.timeout, 'timeout', { fallback: 0, min: 0, max: MAX_MUTE_MINUTES });
+    const now = new Date();
+    const expires = minutes ? new Date(now.getTime() + minutes * 60_000).toISOString() : null;
+    const row = ctx.store.mutes.muteUser(actor.id, targetId, expires, now.toISOString());
+    scheduleMuteExpiry(ctx);
+    notifyMutesUpdated(ctx, actor.id, 'user');
+    const presenter = new Presenter(ctx);
+    const response: MuteUserResponse = {
+      mute: presentMute(presenter, row),
+      mutes: activeMutes(ctx, presenter, actor.id).mutes,
+      own_user: presenter.ownUser(ctx.store.users.ensure(actor.id)),
+      duration: elapsed(c),
+    };
+    return sendJson(response);
+  });
+
+  routes.post('/moderation/unmute', auth, async (c) => {
+    const body = await readJson(c);
+    const actor = userOf(c, body, 'unmute users');
+    ctx.store.mutes.unmuteUser(actor.id, requiredString(body.target_id, 'target_id'));
+    scheduleMuteExpiry(ctx);
+    notifyMutesUpdated(ctx, actor.id, 'user');
+    return sendJson({ duration: elapsed(c) } satisfies APIResponse);
+  });
+
+  routes.post('/moderation/mute/channel', auth, async (c) => {
+    const body = await readJson(c);
+    const actor = userOf(c, body, 'mute channels');
+    const channel = ctx.store.channels.get(requiredString(body.channel_cid, 'channel_cid'));
+    if (!channel) throw ApiError.notFound(`channel ${String(body.channel_cid)} does not exist`);
+    const access = accessTo(ctx, channel, actor);
+    assertCanRead(channel, actor, access);
+    assertCapability(channel, actor, access, 'mute-channel');
+    const ms = boundedInt(body.expiration, 'expiration', { fallback: 0, min: 0, max: MAX_MUTE_MINUTES * 60_000 });
+    const now = new Date();
+    const expires = ms ? new Date(now.getTime() + ms).toISOString() : null;
+    const row = ctx.store.mutes.muteChannel(actor.id, channel.cid, expires, now.toISOString());
+    scheduleMuteExpiry(ctx);
+    notifyMutesUpdated(ctx, actor.id, 'channel');
+    const presenter = new Presenter(ctx);
+    const response: MuteChannelAPIResponse = {
+      channel_mute: presentChannelMute(ctx, presenter, row),
+      channel_mutes: activeMutes(ctx, presenter, actor.id).channel_mutes,
+      own_user: presenter.ownUser(ctx.store.users.ensure(actor.id)),
+      duration: elapsed(c),
+    };
+    return sendJson(response);
+  });
+
+  routes.post('/moderation/unmute/channel', auth, async (c) => {
+    const body = await readJson(c);
+    const actor = userOf(c, body, 'unmute channels');
+    ctx.store.mutes.unmuteChannel(actor.id, requiredString(body.channel_cid, 'channel_cid'));
+    scheduleMuteExpiry(ctx);
+    notifyMutesUpdated(ctx, actor.id, 'channel');
+    return sendJson({ duration: elapsed(c) } satisfies APIResponse);
+  });
+
+  // Flagging again updates the reason; unflagging something never flagged succeeds, as on the
+  // provider (where /moderation/unflag is a no-op).
+  routes.post('/moderation/flag', auth, async (c) => {
+    const body = await readJson(c);
+    const actor = userOf(c, body, 'flag');
+    const reason = optionalString(body.reason, 'reason') ?? null;
+    const now = new Date().toISOString();
+    const messageId = optionalString(body.target_message_id, 'target_message_id');
+    if (messageId) {
+      const target = messageInReach(ctx, messageId, actor);
+      assertCapability(target.channel, actor, target.access, 'flag-message');
+      if (target.message.user_id === actor.id) throw ApiError.input('a user cannot flag their own message');
+      const row = ctx.store.flags.flag(actor.id, 'message', messageId, reason, now);
+      return sendJson({ ...messageFlag(ctx, row), duration: elapsed(c) } satisfies FlagMessageResponse);
+    }
+    const userId = requiredString(body.target_user_id, 'target_message_id or target_user_id');
+    if (userId === actor.id) throw ApiError.input('a user cannot flag themselves');
+    if (!ctx.store.users.get(userId)) throw ApiError.notFound(`user ${userId} does not exist`);
+    const row = ctx.store.flags.flag(actor.id, 'user', userId, reason, now);
+    return sendJson({ ...userFlag(ctx, row), duration: elapsed(c) } satisfies FlagUserResponse);
+  });
+
+  routes.post('/moderation/unflag', auth, async (c) => {
+    const body = await readJson(c);
+    const actor = userOf(c, body, 'unflag');
+    const messageId = optionalString(body.target_message_id, 'target_message_id');
+    const kind = messageId ? 'message' : 'user';
+    const targetId = messageId ?? requiredString(body.target_user_id, 'target_message_id or target_user_id');
+    const now = new Date().toISOString();
+    const row = ctx.store.flags.get(actor.id, kind, targetId) ?? {
+      user_id: actor.id, target_kind: kind, target_id: targetId, reason: null, created_at: now, updated_at: now,
+    };
+    ctx.store.flags.unflag(actor.id, kind, targetId);
+    const flag = kind === 'message' ? messageFlag(ctx, row) : userFlag(ctx, row);
+    return sendJson({ ...flag, duration: elapsed(c) });
+  });
+
+  return routes;
+}
+
+function messageFlag(ctx: ServerContext, row: FlagRow): Omit<FlagMessageResponse, 'duration'> {
+  const message = ctx.store.messages.get(row.target_id);
+  return {
+    flag: {
+      target_message_id: row.target_id,
+      user: new Presenter(ctx).user(row.user_id),
+      created_by_automod: false,
+      ...(message ? { channel_cid: message.cid, message_user_id: message.user_id } : {}),
+      ...(row.reason ? { details: { reason: row.reason } } : {}),
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    },
+  };
+}
+
+function userFlag(ctx: ServerContext, row: FlagRow): Omit<FlagUserResponse, 'duration'> {
+  const presenter = new Presenter(ctx);
+  return {
+    flag: {
+      target_user: presenter.user(row.target_id),
+      user: presenter.user(row.user_id),
+      created_by_automod: false,
+      ...(row.reason ? { details: { reason: row.reason } } : {}),
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    },
+  };
+}

@@ -1,0 +1,203 @@
+// Uploads: `POST /channels/{type}/{id}/file|image` (sendFile/sendImage) and the app-level
+// `POST /uploads/file|image`, multipart with the field `file` and an optional `user` (JSON, for
+// server-side calls). `DELETE` of the same paths with `?url=` removes a file; `GET
+// /uploads/{id}/{name}` serves it back, like the provider's CDN.
+//
+// The body is read by hono (which buffers it) behind a body limit of the size limit plus room
+// for the multipart envelope, so an oversized upload is refused before it is read when it
+// declares its length, and as soon as it crosses the limit when it does not.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { imageSize } from 'image-size';
+import type { APIResponse, FileUploadConfig, SendFileAPIResponse } from 'stream-chat';
+import { actorFor, requireUser, type Actor } from '../actor';
+import { accessTo, assertCanRead, assertCapability } from '../channel-state';
+import type { AppEnv, ServerContext } from '../context';
+import { ApiError } from '../errors';
+import { elapsed, requireAuth, sendJson } from '../http';
+import { isObject } from '../input';
+import type { FileRow } from '../store/files';
+import { checkUpload, sizeLimit, tooLarge } from '../uploads/checks';
+import { isUploadId, newUploadId, removeUpload, safeFileName, saveUpload, uploadIdOf, uploadPath, uploadUrl } from '../uploads/disk';
+import { existingChannel } from './channels';
+
+type Kind = 'file' | 'image';
+
+/** What an upload answers: the SDK's response plus an image's size, for attachments. */
+export type UploadResponse = SendFileAPIResponse & { original_width?: number; original_height?: number };
+
+/** Room for the multipart boundaries, headers and the `user` field around the file itself. */
+const ENVELOPE_BYTES = 64 * 1024;
+
+export function uploadRoutes(ctx: ServerContext) {
+  const routes = new Hono<AppEnv>();
+  const auth = requireAuth(ctx);
+  const configOf = (kind: Kind): FileUploadConfig => ctx.config.uploads[kind];
+
+  const limit: MiddlewareHandler<AppEnv> = (c, next) => {
+    const config = configOf(kindOf(c));
+    return bodyLimit({
+      maxSize: sizeLimit(config) + ENVELOPE_BYTES,
+      onError: () => {
+        throw tooLarge(sizeLimit(config));
+      },
+    })(c, next);
+  };
+
+  /** Who may upload here: a signed-in user, and in a channel one with `upload-file`. */
+  const authorize = (c: Context<AppEnv>, actor: Actor) => {
+    const type = c.req.param('type');
+    const id = c.req.param('id');
+    if (type === undefined || id === undefined) return null;
+    const row = existingChannel(ctx, type, id);
+    const access = accessTo(ctx, row, actor);
+    assertCanRead(row, actor, access);
+    assertCapability(row, actor, access, 'upload-file');
+    return row.cid;
+  };
+
+  const upload = async (c: Context<AppEnv>) => {
+    const kind = kindOf(c);
+    const subject = c.get('subject');
+    // Refuse a user who may not upload before reading what they send; a server-side call names
+    // its user inside the form, so it is checked once the form is read.
+    if (subject.kind !== 'server') authorize(c, requireUser(actorFor(ctx.store, subject), 'upload files'));
+    const form = await readForm(c);
+    const actor = requireUser(actorFor(ctx.store, subject, form.userId), 'upload files');
+    const cid = authorize(c, actor);
+    const file = form.file;
+    const name = safeFileName(file.name);
+    const mimeType = normalizeMime(file.type);
+    checkUpload(configOf(kind), { name: file.name, mimeType, size: file.size });
+    if (kind === 'image' && !mimeType.startsWith('image/')) {
+      throw ApiError.input(`upload refused: ${mimeType} is not an image; send it to the file endpoint`);
+    }
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const size = mimeType.startsWith('image/') ? dimensions(bytes) : undefined;
+    if (kind === 'image' && !size) throw ApiError.input(`upload refused: ${file.name} is not a readable image`);
+
+    const id = newUploadId();
+    await saveUpload(ctx.config.uploads.dir, id, name, bytes);
+    const row: FileRow = {
+      id,
+      name,
+      kind,
+      cid,
+      user_id: actor.id,
+      mime_type: mimeType,
+      size: bytes.length,
+      width: size?.width ?? null,
+      height: size?.height ?? null,
+      created_at: new Date().toISOString(),
+    };
+    ctx.store.files.add(row);
+    const url = uploadUrl(new URL(c.req.url).origin, id, name);
+    const response: UploadResponse = {
+      file: url,
+      ...(size ? { thumb_url: url, original_width: size.width, original_height: size.height } : {}),
+      duration: elapsed(c),
+    };
+    return sendJson(response);
+  };
+
+  const remove = async (c: Context<AppEnv>) => {
+    const actor = actorFor(ctx.store, c.get('subject'));
+    if (actor.anonymous) throw ApiError.notAllowed('anonymous users cannot delete files');
+    const cid = authorize(c, actor);
+    const id = uploadIdOf(c.req.query('url'));
+    const row = id ? ctx.store.files.get(id) : undefined;
+    if (!row || row.kind !== kindOf(c) || row.cid !== cid) throw ApiError.notFound('no such uploaded file here');
+    if (!actor.server && actor.role !== 'admin' && row.user_id !== actor.id) {
+      throw ApiError.notAllowed('only the uploader can delete this file');
+    }
+    await removeUpload(ctx.config.uploads.dir, row.id);
+    ctx.store.files.remove(row.id);
+    const response: APIResponse = { duration: elapsed(c) };
+    return sendJson(response);
+  };
+
+  routes.post('/channels/:type/:id/:kind{file|image}', auth, limit, upload);
+  routes.post('/uploads/:kind{file|image}', auth, limit, upload);
+  routes.delete('/channels/:type/:id/:kind{file|image}', auth, remove);
+  routes.delete('/uploads/:kind{file|image}', auth, remove);
+
+  // Public like a CDN link: the URL's random id is the secret, and it is only handed to those
+  // who can read the message carrying it.
+  routes.get('/uploads/:fileId/:name', async (c) => {
+    const id = c.req.param('fileId');
+    const row = isUploadId(id) ? ctx.store.files.get(id) : undefined;
+    if (!row || c.req.param('name') !== row.name) throw ApiError.notFound('no such uploaded file');
+    const path = uploadPath(ctx.config.uploads.dir, row.id, row.name);
+    const info = await stat(path).catch(() => undefined);
+    if (!info?.isFile()) throw ApiError.notFound('the uploaded file is gone');
+    const body = Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>;
+    return new Response(body, { headers: fileHeaders(row, info.size) });
+  });
+
+  return routes;
+}
+
+function kindOf(c: Context<AppEnv>): Kind {
+  return c.req.param('kind') === 'image' ? 'image' : 'file';
+}
+
+async function readForm(c: Context<AppEnv>): Promise<{ file: File; userId?: string }> {
+  if (!c.req.header('content-type')?.toLowerCase().startsWith('multipart/form-data')) {
+    throw ApiError.input('an upload is multipart/form-data with the file in the field "file"');
+  }
+  let form: Record<string, string | File>;
+  try {
+    form = (await c.req.parseBody()) as Record<string, string | File>;
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw ApiError.input('the multipart body could not be read');
+  }
+  const file = form.file;
+  if (!(file instanceof File)) throw ApiError.input('file is a required field (a multipart file part)');
+  return { file, userId: userIdOf(form.user) };
+}
+
+/** The optional `user` field: `{"id": …}` as JSON (stream-chat client.sendFile). */
+function userIdOf(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !value) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw ApiError.input('user must be a JSON object');
+  }
+  return isObject(parsed) && typeof parsed.id === 'string' && parsed.id ? parsed.id : undefined;
+}
+
+function normalizeMime(type: string): string {
+  const bare = type.split(';')[0]?.trim().toLowerCase() ?? '';
+  return /^[a-z0-9.+-]+\/[a-z0-9.+-]+$/.test(bare) ? bare : 'application/octet-stream';
+}
+
+function dimensions(bytes: Uint8Array): { width: number; height: number } | undefined {
+  try {
+    const { width, height } = imageSize(bytes);
+    return width && height ? { width, height } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Uploaded bytes are whatever a user sent: never let a browser run them on our origin. Images
+ * display inline; everything else downloads under its own name.
+ */
+function fileHeaders(row: FileRow, size: number): Headers {
+  const image = row.mime_type.startsWith('image/');
+  return new Headers({
+    'content-type': row.mime_type,
+    'content-length': String(size),
+    'content-disposition': `${image ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(row.name)}`,
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+    'cache-control': 'public, max-age=31536000, immutable',
+  });
+}

@@ -1,0 +1,106 @@
+// Message reads beyond channel history: thread replies (paged like history, on the
+// (parent_id, created_at) index), messages by id, and the counts behind "mark unread".
+import type { Db } from './db';
+import { ApiError } from '../errors';
+import { after, before, window, type Bound, type MessageRow, type PageOptions, type Position } from './messages';
+
+/** Channel history: top-level messages and replies also shown in the channel. */
+const IN_CHANNEL = '(parent_id IS NULL OR show_in_channel = 1)';
+
+export type ReplyOptions = PageOptions & { newestFirst: boolean };
+
+export function createMessageQueryStore(db: Db) {
+  const replyAt = db.prepare<[string, string], Position>(
+    'SELECT created_at, seq FROM messages WHERE id = ? AND parent_id = ?',
+  );
+  const previous = db.prepare<[string, string, string, number], MessageRow>(
+    `SELECT * FROM messages WHERE cid = ? AND ${IN_CHANNEL}
+       AND created_at <= ? AND (created_at < ? OR seq < ?)
+     ORDER BY created_at DESC, seq DESC LIMIT 1`,
+  );
+  const firstSince = db.prepare<[string, string], MessageRow>(
+    `SELECT * FROM messages WHERE cid = ? AND ${IN_CHANNEL} AND created_at >= ?
+     ORDER BY created_at ASC, seq ASC LIMIT 1`,
+  );
+  const countFrom = db.prepare<[string, string, string, string, number], { n: number }>(
+    `SELECT COUNT(*) AS n FROM messages WHERE cid = ? AND ${IN_CHANNEL} AND deleted_at IS NULL AND user_id != ?
+       AND created_at >= ? AND (created_at > ? OR seq >= ?)`,
+  );
+  const repliesFrom = db.prepare<[string, string, string, string, number], { n: number }>(
+    `SELECT COUNT(*) AS n FROM messages WHERE parent_id = ? AND deleted_at IS NULL AND user_id != ?
+       AND created_at >= ? AND (created_at > ? OR seq >= ?)`,
+  );
+  const latestReplies = db.prepare<[string, number], MessageRow>(
+    'SELECT * FROM messages WHERE parent_id = ? ORDER BY created_at DESC, seq DESC LIMIT ?',
+  );
+
+  function scanReplies(parentId: string, bounds: Bound[], order: 'ASC' | 'DESC', limit: number, offset = 0) {
+    const where = bounds.map((b) => `AND ${b.sql}`).join(' ');
+    return db
+      .prepare(
+        `SELECT * FROM messages WHERE parent_id = ? ${where}
+         ORDER BY created_at ${order}, seq ${order} LIMIT ? OFFSET ?`,
+      )
+      .all(parentId, ...bounds.flatMap((b) => b.params), limit, offset) as MessageRow[];
+  }
+
+  function replyPosition(parentId: string, id: string): Position {
+    const found = replyAt.get(id, parentId);
+    if (!found) throw ApiError.input(`message ${id} is not a reply of ${parentId}`);
+    return found;
+  }
+
+  /**
+   * A page of a thread's replies, always oldest first (Thread.loadPage appends or prepends the
+   * page as a block). Without a cursor, `newestFirst` (sort created_at -1, the SDK's default)
+   * takes the newest replies, otherwise the oldest.
+   */
+  function replies(parentId: string, options: ReplyOptions): MessageRow[] {
+    const { limit } = options;
+    if (limit === 0) return [];
+    if (options.id_around) {
+      const anchor = replyPosition(parentId, options.id_around);
+      const older = scanReplies(parentId, [before(anchor, false)], 'DESC', limit - 1);
+      const newer = scanReplies(parentId, [after(anchor, false)], 'ASC', limit - 1);
+      const middle = scanReplies(parentId, [before(anchor, true), after(anchor, true)], 'ASC', 1);
+      return window(older, middle, newer, limit - 1);
+    }
+    const upper: Bound[] = [];
+    const lower: Bound[] = [];
+    if (options.id_lt) upper.push(before(replyPosition(parentId, options.id_lt), false));
+    if (options.id_lte) upper.push(before(replyPosition(parentId, options.id_lte), true));
+    if (options.id_gt) lower.push(after(replyPosition(parentId, options.id_gt), false));
+    if (options.id_gte) lower.push(after(replyPosition(parentId, options.id_gte), true));
+    if (options.created_at_before) upper.push({ sql: 'created_at < ?', params: [options.created_at_before] });
+    if (options.created_at_after) lower.push({ sql: 'created_at > ?', params: [options.created_at_after] });
+    const forward = upper.length === 0 && (lower.length > 0 || !options.newestFirst);
+    if (forward) return scanReplies(parentId, lower, 'ASC', limit, options.offset);
+    return scanReplies(parentId, [...upper, ...lower], 'DESC', limit, options.offset).reverse();
+  }
+
+  return {
+    replies,
+    /** The newest `limit` replies of a thread, oldest first. */
+    latestReplies: (parentId: string, limit: number) => latestReplies.all(parentId, limit).reverse(),
+    /** Messages of one channel by id, in the order asked; ids elsewhere are left out. */
+    inChannel(cid: string, ids: string[]): MessageRow[] {
+      if (!ids.length) return [];
+      const rows = db
+        .prepare<string[], MessageRow>(
+          `SELECT * FROM messages WHERE cid = ? AND id IN (${ids.map(() => '?').join(',')})`,
+        )
+        .all(cid, ...ids);
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
+    },
+    /** The channel message just before `at`, if any. */
+    previousInChannel: (cid: string, at: Position) => previous.get(cid, at.created_at, at.created_at, at.seq),
+    /** The first channel message at or after `time`. */
+    firstSince: (cid: string, time: string) => firstSince.get(cid, time),
+    /** Messages from others at or after `at` in the channel: the unread count of a mark-unread. */
+    countFrom: (cid: string, userId: string, at: Position) =>
+      countFrom.get(cid, userId, at.created_at, at.created_at, at.seq)?.n ?? 0,
+    repliesFrom: (parentId: string, userId: string, at: Position) =>
+      repliesFrom.get(parentId, userId, at.created_at, at.created_at, at.seq)?.n ?? 0,
+  };
+}
