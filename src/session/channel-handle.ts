@@ -67,6 +67,7 @@ export class ChannelHandle {
   readonly state: StateStore<ChannelViewState>;
   private readonly delivery: MessageDelivery;
   private loading: Promise<void> | null = null;
+  private holdRead = false;
   /** The page request in flight; a jump waits for it so the two never interleave in the SDK's sets. */
   private paging: Promise<void> = Promise.resolve();
   private stopListening: (() => void) | null = null;
@@ -218,6 +219,7 @@ export class ChannelHandle {
   }
 
   send(): Promise<SendResult> {
+    this.holdRead = false;
     return this.delivery.send();
   }
 
@@ -225,9 +227,23 @@ export class ChannelHandle {
     return this.delivery.retry(messageId);
   }
 
-  /** Marks the channel read when there is something unread (the SDK checks the capability). */
+  /**
+   * Marks the channel read when there is something unread (the SDK checks the capability),
+   * unless the reader just marked a message unread: that holds until they send or reopen.
+   */
   async markRead() {
-    if (this.channel.countUnread() > 0) await this.channel.markRead().catch(() => undefined);
+    if (this.holdRead || this.channel.countUnread() === 0) return;
+    await this.channel.markRead().catch(() => undefined);
+  }
+
+  async markUnread(messageId: string) {
+    this.holdRead = true;
+    await this.channel.markUnread({ message_id: messageId });
+  }
+
+  /** The panel shows the channel again: reading resumes. */
+  resumeReading() {
+    this.holdRead = false;
   }
 
   dispose() {

@@ -49,7 +49,7 @@ export function availableActions(message: LocalMessage, ownUserId: string | null
   if (!own && can('flag-message')) actions.push('flag');
   if (!own) actions.push('mute-user');
   if (message.text) actions.push('copy');
-  if (!own && can('read-events')) actions.push('mark-unread');
+  if (!own && can('read-events') && !message.parent_id) actions.push('mark-unread');
   actions.push('remind');
   return actions;
 }
@@ -90,8 +90,7 @@ export async function runAction(channel: Channel, message: LocalMessage, action:
         await navigator.clipboard.writeText(message.text ?? '');
         return 'Copied.';
       case 'mark-unread':
-        await channel.markUnread({ message_id: message.id });
-        return null;
+        return null; // the channel handle marks it, and holds off marking read again
       case 'remind':
         await client.reminders.upsertReminder({ messageId: message.id, remind_at: new Date(Date.now() + HOUR_MS).toISOString() });
         return 'You will be reminded in an hour.';

@@ -48,6 +48,12 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
   }, [editing, quoted]);
 
   const submit = async () => {
+    // The text store updates through async middleware: a fast Enter can arrive before the
+    // last keystroke is committed, so hand the SDK what the box shows before composing.
+    const box = textarea.current;
+    if (box && box.value !== composer.textComposer.text) {
+      await composer.textComposer.handleChange({ text: box.value, selection: { start: box.selectionStart, end: box.selectionEnd } });
+    }
     const result = await send();
     textarea.current?.focus();
     onSendResult(result);

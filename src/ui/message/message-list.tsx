@@ -127,6 +127,9 @@ export function MessageList({ handle, ownUserId, onSendResult, onOpenThread }: M
     if (s.unreadCount > 0) markReadIfSeen();
   }, [s.unreadCount, markReadIfSeen]);
 
+  // Opening the list is reading it: any hold from "mark unread" ends here.
+  useEffect(() => handle.resumeReading(), [handle]);
+
   useEffect(() => {
     document.addEventListener('visibilitychange', markReadIfSeen);
     return () => document.removeEventListener('visibilitychange', markReadIfSeen);
@@ -136,7 +139,12 @@ export function MessageList({ handle, ownUserId, onSendResult, onOpenThread }: M
     () => ({
       onRetry: (id) => void handle.retry(id).then(onSendResult),
       onAction: (message, action: MessageActionId) =>
-        void runAction(handle.channel, message, action).then((notice) => notice && handle.setNotice(notice)),
+        action === 'mark-unread'
+          ? void handle.markUnread(message.id).then(
+              () => handle.setNotice('Marked unread.'),
+              (error: unknown) => handle.setNotice(`Mark unread failed: ${describeApiError(error).text}.`),
+            )
+          : void runAction(handle.channel, message, action).then((notice) => notice && handle.setNotice(notice)),
       onReact: (message, type, remove) =>
         void (remove ? handle.channel.deleteReaction(message.id, type) : handle.channel.sendReaction(message.id, { type })).catch(
           (error: unknown) => handle.setNotice(`The reaction was not saved: ${describeApiError(error).text}.`),

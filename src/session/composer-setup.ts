@@ -1,0 +1,72 @@
+import type { AttachmentPostUploadMiddleware, MessageComposer } from 'stream-chat';
+
+/** What the element lets a site choose about every composer on the page. */
+export interface ComposerOptions {
+  /** Save what is being written to the backend and restore it (the `drafts` attribute). */
+  drafts: boolean;
+}
+
+/** A draft is saved this long after the last local change, so typing is not a request per key. */
+export const DRAFT_SAVE_DELAY_MS = 1000;
+
+const ENRICHMENT = 'stream-io/attachment-manager-middleware/post-upload-enrichment';
+
+// The SDK builds an uploaded attachment from the upload's `file` and `thumb_url` only. The
+// backend also answers an image's size: keeping it lets the sent message reserve the image's
+// box before it loads, so the list does not jump when the stored copy replaces it.
+const keepImageSize: AttachmentPostUploadMiddleware = {
+  id: 'chat-widget/image-size',
+  handlers: {
+    postProcess: ({ state, next, forward }) => {
+      const width = Number(state.response?.original_width);
+      const height = Number(state.response?.original_height);
+      if (state.attachment.type !== 'image' || !(width > 0 && height > 0)) return forward();
+      return next({ ...state, attachment: { ...state.attachment, original_width: width, original_height: height } });
+    },
+  },
+};
+
+/**
+ * Saves the draft a while after each change. Whether there is anything to save, and whether
+ * the change was made here (not restored from the backend), is the composer's own decision
+ * (its draft composition middleware); a page being hidden or the composer going away saves at once.
+ */
+function saveDraftsOnChange(composer: MessageComposer): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const save = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    void composer.createDraft().catch(() => undefined);
+  };
+  const stop = composer.editingAuditState.subscribeWithSelector(
+    ({ lastChange }) => ({ at: lastChange.stateUpdate }),
+    () => {
+      clearTimeout(timer);
+      timer = setTimeout(save, DRAFT_SAVE_DELAY_MS);
+    },
+  );
+  const onHidden = () => {
+    if (timer && document.visibilityState === 'hidden') save();
+  };
+  document.addEventListener('visibilitychange', onHidden);
+  return () => {
+    stop();
+    document.removeEventListener('visibilitychange', onHidden);
+    if (timer) save();
+  };
+}
+
+/**
+ * Turns on what this widget uses of a composer (the SDK's setup hook calls it for every
+ * channel, thread and edit composer): link previews with the SDK's 1500 ms debounce, the
+ * image size kept from uploads, and drafts when the site asked for them. Returns the teardown.
+ */
+export function setupComposer(composer: MessageComposer, options: ComposerOptions): () => void {
+  composer.updateConfig({ linkPreviews: { enabled: true }, drafts: { enabled: options.drafts } });
+  composer.attachmentManager.postUploadMiddlewareExecutor.insert({
+    middleware: [keepImageSize],
+    position: { after: ENRICHMENT },
+    unique: true,
+  });
+  return options.drafts ? saveDraftsOnChange(composer) : () => undefined;
+}
