@@ -49,10 +49,11 @@ export const widgetStyles = /* css */ `
     --cw-bg: #17171f; --cw-surface: #23232e; --cw-text: #ececf3; --cw-muted: #a0a0b4; --cw-border: #33333f; --cw-danger: #ff6b81;
   }
 }
-.widget *, .widget *::before, .widget *::after { box-sizing: border-box; }
-.widget button, .widget textarea { font: inherit; color: inherit; margin: 0; }
-.widget h2, .widget p, .widget ol, .widget ul { margin: 0; padding: 0; }
-.widget ol, .widget ul { list-style: none; }
+/* Resets carry no weight (:where), so every component rule below wins over them. */
+:where(.widget) *, :where(.widget) *::before, :where(.widget) *::after { box-sizing: border-box; }
+:where(.widget) :where(button, textarea, input) { font: inherit; color: inherit; margin: 0; }
+:where(.widget) :where(h2, p, ol, ul) { margin: 0; padding: 0; }
+:where(.widget) :where(ol, ul) { list-style: none; }
 
 /* Launcher and floating panel */
 .launcher {
@@ -289,4 +290,8 @@ export const widgetStyles = /* css */ `
 .new-conversation-button { margin: 10px 12px 4px; padding: 8px 12px; border: 1px dashed var(--cw-border); border-radius: 10px; background: transparent; color: var(--cw-accent); font-weight: 650; cursor: pointer; text-align: start; }
 .new-conversation { padding-top: 10px; }
 .new-conversation-row { display: flex; align-items: center; gap: 8px; }
+.pin-icon { vertical-align: -1px; flex: none; }
+.pinned-label { display: inline-flex; align-items: center; gap: 3px; }
+.muted-label { color: var(--cw-muted); font-weight: 400; font-size: 12px; }
+.inline-icon { margin-right: 4px; }
 `;

@@ -5,6 +5,7 @@ import { channelName } from '../session/channel-handle';
 import { describeApiError } from '../session/session-error';
 import { useStateStore } from '../session/use-state-store';
 import { initial } from './format';
+import { PushpinIcon } from './icons';
 import { NewConversation } from './new-conversation';
 import { StatusView } from './status-view';
 
@@ -52,9 +53,13 @@ function ChannelRow({ channel, onPick, onError }: ChannelRowProps) {
         </span>
         <span className="channel-text">
           <span className="channel-name">
-            {pinned && <span aria-label="Pinned">📌 </span>}
+            {pinned && (
+              <span className="inline-icon" aria-label="Pinned">
+                <PushpinIcon />
+              </span>
+            )}
             {name}
-            {muted && <span aria-label="Muted"> 🔕</span>}
+            {muted && <span className="muted-label"> · muted</span>}
           </span>
           <span className="channel-preview">{lastMessagePreview(channel)}</span>
         </span>

@@ -6,7 +6,7 @@ import { describeApiError } from '../session/session-error';
 import { ThreadHandle } from '../session/thread-handle';
 import { useStateStore } from '../session/use-state-store';
 import { Composer } from './composer/composer';
-import { BackIcon, CloseIcon } from './icons';
+import { BackIcon, CloseIcon, PushpinIcon } from './icons';
 import { MembersView } from './members-view';
 import { MessageList } from './message/message-list';
 import { StatusView } from './status-view';
@@ -44,7 +44,7 @@ function PinnedBar({ pinned, onJump }: { pinned: LocalMessage[]; onJump: (id: st
   if (!latest) return null;
   return (
     <button type="button" className="pinned-bar" part="pinned-bar" onClick={() => onJump(latest.id)}>
-      <span aria-hidden="true">📌</span>
+      <PushpinIcon />
       <span className="pinned-text">{latest.text || 'Pinned message'}</span>
       {pinned.length > 1 && <span className="pinned-count">{pinned.length} pinned</span>}
     </button>

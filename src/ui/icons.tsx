@@ -43,3 +43,33 @@ export const BellIcon = () => (
     <path {...stroke} d="M6 16V11a6 6 0 1 1 12 0v5l2 2H4l2-2zM10 20a2 2 0 0 0 4 0" />
   </svg>
 );
+
+export const PlusIcon = () => (
+  <svg {...svg}>
+    <path {...stroke} d="M12 5v14M5 12h14" />
+  </svg>
+);
+
+export const FileIcon = () => (
+  <svg {...svg}>
+    <path {...stroke} d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8l-5-5zM14 3v5h5" />
+  </svg>
+);
+
+export const PollIcon = () => (
+  <svg {...svg}>
+    <path {...stroke} d="M5 20V10M12 20V4M19 20v-7" />
+  </svg>
+);
+
+export const PinIcon = () => (
+  <svg {...svg}>
+    <path {...stroke} d="M12 21s-7-6.2-7-11.5a7 7 0 0 1 14 0C19 14.8 12 21 12 21zM12 12a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5z" />
+  </svg>
+);
+
+export const PushpinIcon = () => (
+  <svg {...svg} width={12} height={12} className="pin-icon">
+    <path {...stroke} d="M9 4h6l-1 6 3 3H7l3-3-1-6zM12 13v7" />
+  </svg>
+);

@@ -39,7 +39,7 @@ export function ThreadView({ handle, ...props }: ThreadViewProps) {
 }
 
 function ThreadContent({ handle, thread, ownUserId, offline, capabilities, handlers, onSendResult }: ThreadViewProps & { thread: NonNullable<ThreadLoadState['thread']> }) {
-  const { parent, replies, pagination } = useStateStore(thread.state, selectThread);
+  const { parent, replies, pagination, replyCount } = useStateStore(thread.state, selectThread);
   const [loadingEarlier, setLoadingEarlier] = useState(false);
   const itemHandlers: MessageHandlers = useMemo(
     () => ({ ...handlers, onOpenThread: () => undefined, onRetry: (id) => void handle.retry(id).then(onSendResult) }),
@@ -48,6 +48,7 @@ function ThreadContent({ handle, thread, ownUserId, offline, capabilities, handl
   const item = (message: LocalMessage, continued = false) => (
     <li key={message.id} className="row">
       <MessageItem
+        inThread
         message={message}
         own={message.user?.id === ownUserId}
         continued={continued}
@@ -65,7 +66,7 @@ function ThreadContent({ handle, thread, ownUserId, offline, capabilities, handl
         <ol className="message-list" role="log" aria-label="Thread">
           {item(parent)}
           <li className="row thread-divider" role="separator">
-            <span>{replies.length === 0 ? 'No replies yet' : `${thread.state.getLatestValue().replyCount} replies`}</span>
+            <span>{replyCount === 0 ? 'No replies yet' : replyCount === 1 ? '1 reply' : `${replyCount} replies`}</span>
           </li>
           {pagination.prevCursor && (
             <li className="row">

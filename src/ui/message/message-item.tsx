@@ -3,6 +3,7 @@ import type { LocalMessage } from 'stream-chat';
 import { availableActions, type MessageActionId } from '../../session/message-actions';
 import { describeApiError } from '../../session/session-error';
 import { displayName, formatTime, initial } from '../format';
+import { PushpinIcon } from '../icons';
 import { ActionMenu } from './action-menu';
 import { MessageText } from './message-text';
 import { Reactions } from './reactions';
@@ -25,6 +26,8 @@ interface MessageItemProps extends MessageHandlers {
   readBy: string[];
   ownUserId: string | null;
   capabilities: string[];
+  /** Shown inside a thread view: no link to the thread it is already in. */
+  inThread?: boolean;
 }
 
 function Status({ message, readBy, onRetry }: Pick<MessageItemProps, 'message' | 'readBy' | 'onRetry'>) {
@@ -86,7 +89,11 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
             <time dateTime={message.created_at?.toISOString?.()}>{formatTime(message.created_at)}</time>
           </div>
         )}
-        {message.pinned && <span className="pinned-label">📌 Pinned</span>}
+        {message.pinned && (
+          <span className="pinned-label">
+            <PushpinIcon /> Pinned
+          </span>
+        )}
         <div className="bubble-row">
           <div className={`bubble${message.type === 'error' ? ' bubble-error' : ''}${message.type === 'ephemeral' ? ' bubble-ephemeral' : ''}`}>
             <Quoted message={message} onJumpTo={props.onJumpTo} />
@@ -108,7 +115,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
           )}
         </div>
         {!deleted && <Reactions message={message} onToggle={(type, mine) => props.onReact(message, type, mine)} />}
-        {!deleted && (message.reply_count ?? 0) > 0 && (
+        {!deleted && !props.inThread && (message.reply_count ?? 0) > 0 && (
           <button type="button" className="link-button thread-link" part="thread-link" onClick={() => props.onOpenThread(message)}>
             {message.reply_count === 1 ? '1 reply' : `${message.reply_count} replies`}
           </button>
