@@ -52,9 +52,15 @@ export function applyChannelLimits(composer: MessageComposer, channel: Channel) 
   if (typeof max === 'number' && max > 0) composer.updateConfig({ text: { maxLengthOnSend: max } });
 }
 
+/** The channel's name; an unnamed conversation is called after the other people in it. */
 export function channelName(channel: Channel): string {
   const name = (channel.data as { name?: unknown } | undefined)?.name;
-  return (typeof name === 'string' && name) || channel.id || channel.cid;
+  if (typeof name === 'string' && name) return name;
+  const ownId = channel.getClient().userID;
+  const others = Object.values(channel.state.members)
+    .filter((member) => member.user && member.user.id !== ownId)
+    .map((member) => member.user?.name || member.user?.id);
+  return others.length ? others.join(', ') : channel.id || channel.cid;
 }
 
 /**

@@ -1,0 +1,61 @@
+import { fireEvent, waitFor } from '@testing-library/preact';
+import { describe, expect, it } from 'vitest';
+import type { ChatWidgetElement } from '../../src/element/index';
+import { mount, part, shadow, waitForEvent } from '../element/helpers';
+import { API_KEY, otherUser, stubTokenEndpoint, tokenFor, useBackend } from './backend';
+
+const backend = useBackend();
+
+async function openList(user: string, tokenPath: string) {
+  stubTokenEndpoint({ token: tokenFor(user), user: { id: user } });
+  const el = mount({ 'api-key': API_KEY, 'base-url': backend.server.url, 'token-endpoint': tokenPath, open: true });
+  await waitForEvent(el, 'chat-widget-ready');
+  await waitFor(() => expect(part(el, 'channel-list')).not.toBeNull(), { timeout: 5000 });
+  return el;
+}
+
+const names = (el: ChatWidgetElement) =>
+  [...(el.shadowRoot?.querySelectorAll('[part~="channel-item"] .channel-name') ?? [])].map((n) => n.textContent?.trim());
+
+describe('the channel list (no channel attribute)', () => {
+  it('lists the user\'s channels, newest activity first, and opens one', async () => {
+    const carol = await otherUser(backend.server.url, 'carol');
+    const quiet = carol.channel('messaging', 'quiet-room', { members: ['carol', 'dave'], name: 'Quiet room' } as never);
+    await quiet.create();
+    const busy = carol.channel('messaging', 'busy-room', { members: ['carol', 'dave'], name: 'Busy room' } as never);
+    await busy.watch();
+    await busy.sendMessage({ text: 'Something new' });
+    await carol.disconnectUser();
+
+    const el = await openList('dave', '/token/dave-list');
+    expect(names(el).slice(0, 2)).toEqual(['Busy room', 'General']);
+    expect(names(el)).toContain('Quiet room');
+    expect(el.shadowRoot?.querySelector('[part~="channel-item"] .channel-preview')?.textContent).toContain('Something new');
+    (el.shadowRoot?.querySelector('[part~="channel-item"]') as HTMLButtonElement).click();
+    await waitFor(() => expect(shadow(el).getByRole('heading', { name: 'Busy room' })).toBeTruthy(), { timeout: 5000 });
+    (await shadow(el).findByRole('button', { name: 'Back to conversations' })).click();
+    await waitFor(() => expect(part(el, 'channel-list')).not.toBeNull());
+  });
+
+  it('pins a channel to the top and archives one out of the list', async () => {
+    const el = await openList('dave', '/token/dave-pin');
+    const row = (name: string) => [...(el.shadowRoot?.querySelectorAll('.channel-row') ?? [])].find((r) => r.textContent?.includes(name)) as HTMLElement;
+    (row('Quiet room').querySelector('[aria-haspopup="menu"]') as HTMLButtonElement).click();
+    (await shadow(el).findByRole('menuitem', { name: 'Pin to top' })).click();
+    await waitFor(() => expect(names(el)[0]).toBe('Quiet room'), { timeout: 5000 });
+    (row('Busy room').querySelector('[aria-haspopup="menu"]') as HTMLButtonElement).click();
+    (await shadow(el).findByRole('menuitem', { name: 'Archive' })).click();
+    await waitFor(() => expect(names(el)).not.toContain('Busy room'), { timeout: 5000 });
+  });
+
+  it('starts a new conversation with a person found by name', async () => {
+    const el = await openList('alice', '/token/alice-new');
+    (part(el, 'new-conversation') as HTMLButtonElement).click();
+    const search = await shadow(el).findByRole('searchbox', { name: 'Find a person' });
+    fireEvent.input(search, { target: { value: 'Dave' } });
+    const person = await shadow(el).findByRole('button', { name: /Dave Okafor/ }, { timeout: 5000 });
+    person.click();
+    await waitFor(() => expect(part(el, 'message-list') ?? shadow(el).queryByText('No messages yet. Say hello!')).not.toBeNull(), { timeout: 5000 });
+    await waitFor(() => expect(shadow(el).getByRole('heading').textContent).toBe('Dave Okafor'));
+  });
+});
