@@ -1,14 +1,33 @@
 // `npm run bench`: runs every benchmark on this machine and prints one table. Benchmarks
 // print; they never fail the test suite. A row over its budget is marked, and the exit
 // code stays 0 so a slow shared machine does not block anyone.
+import { cpus, loadavg } from 'node:os';
 import bundleSize from './bundle-size';
+import channelView from './channel-view';
+import fanout from './fanout';
+import hostPage from './host-page';
+import idAround from './id-around';
+import memory from './memory';
 import messageLatency from './message-latency';
+import openToMessage from './open-to-message';
 import type { BenchRow } from './types';
 
 const benches: Array<[string, () => Promise<BenchRow[]>]> = [
   ['bundle', bundleSize],
+  ['host page', hostPage],
+  ['open to first message', openToMessage],
   ['backend message latency', messageLatency],
+  ['backend fan-out', fanout],
+  ['memory', memory],
+  ['channel view (long channels)', channelView],
+  ['backend id_around on 1,000,000 messages', idAround],
 ];
+
+/** A benchmark that has not finished by then is reported as failed and the run goes on. */
+const BENCH_TIMEOUT_MS = 6 * 60_000;
+
+// Benchmarks never fail the run: a stray rejection is reported, not fatal.
+process.on('unhandledRejection', (error) => process.stderr.write(`unhandled rejection: ${(error as Error)?.message ?? error}\n`));
 
 function format(n: number | undefined): string {
   if (n === undefined || Number.isNaN(n)) return '';
@@ -36,14 +55,29 @@ function printTable(rows: BenchRow[]) {
 
 const only = process.argv.slice(2);
 const rows: BenchRow[] = [];
+const loadBefore = loadavg()[0] ?? Number.NaN;
+const runStarted = performance.now();
 for (const [name, run] of benches) {
   if (only.length && !only.some((word) => name.includes(word))) continue;
   process.stderr.write(`running ${name}…\n`);
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
   try {
-    rows.push(...(await run()));
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`did not finish within ${BENCH_TIMEOUT_MS / 60_000} minutes`)), BENCH_TIMEOUT_MS);
+    });
+    rows.push(...(await Promise.race([run(), timeout])));
   } catch (error) {
     rows.push({ name, unit: '', measured: Number.NaN, note: `failed: ${(error as Error).message}` });
+  } finally {
+    clearTimeout(timer);
   }
+  process.stderr.write(`  ${name}: ${Math.round((performance.now() - started) / 1000)} s\n`);
 }
 printTable(rows);
+const minutes = Math.round((performance.now() - runStarted) / 6000) / 10;
+console.log(
+  `\n${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}; ` +
+    `load average ${loadBefore.toFixed(2)} at the start, ${(loadavg()[0] ?? Number.NaN).toFixed(2)} at the end; ${minutes} min.`,
+);
 process.exit(0);

@@ -1,0 +1,171 @@
+// The channel view on long channels (issue 4): how fast the first messages of a 100,000-message
+// channel paint after the panel opens, next to a 10-message channel; and what scrolling back
+// through 5,000 messages costs: the most DOM nodes the list ever holds, and JS heap growth.
+// Chromium against the local backend; the channels are seeded straight through the store.
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startServer, type RunningServer } from '../../src/server/index';
+import { openStore } from '../../src/server/store/store';
+import { median } from './stats';
+import type { BenchRow } from './types';
+
+const API_KEY = 'bench-view-key';
+const API_SECRET = 'bench-view-secret-long-enough-for-hs256';
+const HUGE = 100_000;
+const SMALL = 10;
+const OPENS = 10;
+const SCROLL_BACK = 5_000;
+const BUDGET_OPEN_MS = 300;
+const BUDGET_DOM_NODES = 1_500;
+const BUDGET_HEAP_MB = 30;
+
+function seed(path: string) {
+  const store = openStore(path);
+  try {
+    const now = new Date().toISOString();
+    store.users.upsert({ id: 'alice', name: 'Alice Johnson' });
+    store.users.upsert({ id: 'writer', name: 'Writer' });
+    const insert = store.db.prepare(
+      `INSERT INTO messages (id, cid, user_id, type, text, created_at, updated_at) VALUES (?, ?, 'writer', 'regular', ?, ?, ?)`,
+    );
+    for (const [id, count] of [['huge', HUGE], ['small', SMALL]] as const) {
+      const cid = `messaging:${id}`;
+      store.channels.create({ type: 'messaging', id, name: id, custom: {}, createdById: 'writer', now });
+      store.channels.addMembers(cid, ['writer'], 'owner', now);
+      store.channels.addMembers(cid, ['alice'], 'member', now);
+      store.reads.start(cid, ['writer', 'alice'], now);
+      const first = Date.now() - count * 1000;
+      store.transaction(() => {
+        for (let i = 0; i < count; i++) {
+          const at = new Date(first + i * 1000).toISOString();
+          insert.run(`${id}-${i}`, cid, `message number ${i}`, at, at);
+        }
+      });
+      store.channels.setLastMessageAt(cid, new Date(first + (count - 1) * 1000).toISOString());
+    }
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * The pages live in a temporary static root that the backend itself serves (Chromium refuses a
+ * page's WebSocket to loopback when the page came from request interception): one page per
+ * channel, signed in as alice through the development token endpoint.
+ */
+function writeSite(root: string) {
+  const demo = join(root, 'demo');
+  mkdirSync(demo, { recursive: true });
+  copyFileSync(resolve('dist/chat-widget.js'), join(demo, 'chat-widget.js'));
+  for (const id of ['huge', 'small']) {
+    writeFileSync(
+      join(demo, `${id}.html`),
+      `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>${id}</title></head>
+<body><h1>Channel view bench</h1>
+<chat-widget api-key="__CHAT_WIDGET_API_KEY__" base-url="/" channel="messaging:${id}" token-endpoint="/demo/token?user=alice"></chat-widget>
+<script src="/chat-widget.js"></script></body></html>`,
+    );
+  }
+}
+
+async function pageFor(browser: Browser, server: RunningServer, channel: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+  // tsx keeps function names with a `__name` helper that the page does not have.
+  await context.addInitScript({ content: 'window.__name = (f) => f;' });
+  const page = await context.newPage();
+  await page.goto(`${server.url}/${channel.split(':')[1]}.html`);
+  await page.locator('chat-widget [part~="launcher"]').waitFor();
+  return page;
+}
+
+/** Click on the bubble → the frame after the first message is in the DOM (at most 20 s). */
+function openToFirstMessage(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        setTimeout(() => reject(new Error('no message painted within 20 s')), 20_000);
+        const root = document.querySelector('chat-widget')?.shadowRoot as ShadowRoot;
+        const started = performance.now();
+        const observer = new MutationObserver(() => {
+          if (!root.querySelector('[data-message-id]')) return;
+          observer.disconnect();
+          requestAnimationFrame(() => resolve(performance.now() - started));
+        });
+        observer.observe(root, { subtree: true, childList: true });
+        (root.querySelector('[part~="launcher"]') as HTMLElement).click();
+      }),
+  );
+}
+
+async function openTimes(browser: Browser, server: RunningServer, channel: string): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i <= OPENS; i++) {
+    const page = await pageFor(browser, server, channel);
+    const ms = await openToFirstMessage(page);
+    if (i > 0) samples.push(ms); // the first one warms up the server and the browser cache
+    await page.context().close();
+  }
+  return samples;
+}
+
+/** Scrolls to the top until the oldest row shown is SCROLL_BACK messages back; tracks the list's size. */
+async function scrollBack(browser: Browser, server: RunningServer) {
+  const page = await pageFor(browser, server, 'messaging:huge');
+  const cdp = await page.context().newCDPSession(page);
+  await openToFirstMessage(page);
+  const heap = async () => {
+    await cdp.send('HeapProfiler.collectGarbage');
+    return (await cdp.send('Runtime.getHeapUsage')).usedSize;
+  };
+  const before = await heap();
+  const target = HUGE - SCROLL_BACK;
+  let maxNodes = 0;
+  let oldest = HUGE;
+  const started = performance.now();
+  while (oldest > target && performance.now() - started < 120_000) {
+    const state = await page.evaluate(async () => {
+      const root = document.querySelector('chat-widget')?.shadowRoot as ShadowRoot;
+      const scroller = root.querySelector('.message-scroller') as HTMLElement;
+      const firstRow = () => Number(/message number (\d+)/.exec(root.querySelector('[data-message-id]')?.textContent ?? '')?.[1] ?? NaN);
+      const before = firstRow();
+      scroller.scrollTop = 0;
+      scroller.dispatchEvent(new Event('scroll'));
+      for (let i = 0; i < 200 && firstRow() >= before; i++) await new Promise((r) => setTimeout(r, 10));
+      return { oldest: firstRow(), nodes: root.querySelector('.message-list')?.querySelectorAll('*').length ?? 0 };
+    });
+    maxNodes = Math.max(maxNodes, state.nodes);
+    if (!(state.oldest < oldest)) break; // nothing older arrived: stop rather than spin
+    oldest = state.oldest;
+  }
+  const growthMb = ((await heap()) - before) / 1024 / 1024;
+  await page.context().close();
+  return { maxNodes, growthMb, reached: HUGE - oldest };
+}
+
+export default async function channelView(): Promise<BenchRow[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'chat-widget-bench-view-'));
+  const path = join(dir, 'chat.db');
+  seed(path);
+  writeSite(dir);
+  const server = await startServer({ port: 0, dbPath: path, apiKey: API_KEY, apiSecret: API_SECRET, devMode: true, staticRoot: dir, quiet: true });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+  try {
+    const huge = median(await openTimes(browser, server, 'messaging:huge'));
+    const small = median(await openTimes(browser, server, 'messaging:small'));
+    const scrolled = await scrollBack(browser, server);
+    return [
+      { name: 'open a 100,000-message channel: click → first message painted (median of 10)', unit: 'ms', measured: huge, budget: BUDGET_OPEN_MS, peer: small, note: 'peer column: the same for a 10-message channel' },
+      { name: `scroll back ${scrolled.reached} messages: most DOM nodes in the list`, unit: 'nodes', measured: scrolled.maxNodes, budget: BUDGET_DOM_NODES },
+      { name: `scroll back ${scrolled.reached} messages: JS heap growth (after GC)`, unit: 'MB', measured: Math.round(scrolled.growthMb * 10) / 10, budget: BUDGET_HEAP_MB },
+    ];
+  } finally {
+    await browser.close();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,381 @@
+// Backend fan-out: N WebSocket clients watch one channel while a few senders post to it.
+//
+// The backend runs in a child process (fanout-server.ts) with a core to itself; the clients
+// run here. They are raw `ws` sockets doing the SDK's real handshake (`/connect?json=…`,
+// first frame health.check with the connection_id) and then watching the channel with
+// `POST /channels/messaging/<id>/query` (watch, state), as the SDK's channel.watch() does;
+// real SDK clients would cost this process far more than the server at 1,000. Users are
+// upserted and the channel created with every watcher and sender as a member by a server-side
+// `stream-chat` client. Senders post over REST with their own user tokens.
+//
+// For each N (a fresh backend each time): a warm-up of a few messages; then latency at a
+// steady 10 messages a second, from the sender's request to each watcher's `message.new`
+// frame (p50, p99 over every delivery of a round; the median of three rounds); then throughput, the senders posting back to back
+// (each waits only for its own HTTP response) in three short bursts, messages per second until
+// the last watcher has the last message (median of the bursts); and the backend's CPU time per
+// message during the bursts, which is how the cost grows with N. Every loop is bounded in
+// count and in time.
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { StreamChat } from 'stream-chat';
+import WebSocket from 'ws';
+import { API_KEY, API_SECRET } from './backend';
+import { median, percentile } from './stats';
+import type { BenchRow } from './types';
+
+const SIZES = [10, 100, 500, 1000];
+const SENDERS = 4;
+const WARMUP_MESSAGES = 8;
+const LATENCY_ROUNDS = 3;
+const LATENCY_MESSAGES = 30;
+/** After connecting, wait until no frame has arrived for this long (setup events drained). */
+const QUIET_MS = 300;
+/** One message every 100 ms across all senders: 10 messages a second. */
+const PACE_MS = 100;
+const BURSTS = 3;
+const BURST_MS = 1500;
+const BURST_MAX_MESSAGES = 400;
+const DRAIN_TIMEOUT_MS = 15_000;
+const SETUP_CONCURRENCY = 50;
+const SETUP_TIMEOUT_MS = 60_000;
+const BUDGET_P99_MS = 50;
+const BUDGET_AT = 500;
+
+const signer = new StreamChat(API_KEY, API_SECRET);
+
+/** The backend child process. */
+class ServerProcess {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly url: string,
+  ) {}
+
+  static start(): Promise<ServerProcess> {
+    const child = fork(fileURLToPath(new URL('./fanout-server.ts', import.meta.url)), [], {
+      execArgv: process.execArgv,
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the backend did not start')), 30_000);
+      child.once('error', reject);
+      child.once('exit', (code) => reject(new Error(`the backend exited with ${code}`)));
+      child.on('message', (message: { type: string; url?: string }) => {
+        if (message.type !== 'ready' || !message.url) return;
+        clearTimeout(timer);
+        resolve(new ServerProcess(child, message.url));
+      });
+    });
+  }
+
+  /** CPU time (user + system) the backend has used so far, ms. */
+  cpuMs(): Promise<number> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.child.off('message', onMessage);
+        resolve(Number.NaN);
+      }, 5_000);
+      const onMessage = (message: { type: string; ms?: number }) => {
+        if (message.type !== 'cpu') return;
+        clearTimeout(timer);
+        this.child.off('message', onMessage);
+        resolve(message.ms ?? Number.NaN);
+      };
+      this.child.on('message', onMessage);
+      this.child.send({ type: 'cpu' });
+    });
+  }
+
+  stop(): Promise<void> {
+    if (this.child.exitCode !== null) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
+      this.child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.child.send({ type: 'stop' });
+    });
+  }
+}
+
+/** Every message in flight: when it was sent and how many watchers still wait for it. */
+class Deliveries {
+  private pending = new Map<string, { sentAt: number; remaining: number; done: () => void }>();
+  latencies: number[] = [];
+  recording = false;
+  delivered = 0;
+  lastAt = 0;
+
+  constructor(private readonly watchers: number) {}
+
+  /** Call just before sending; resolves when every watcher has the message. */
+  expect(id: string, sentAt: number): Promise<void> {
+    return new Promise((done) => this.pending.set(id, { sentAt, remaining: this.watchers, done }));
+  }
+
+  receive(id: string, at: number) {
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    if (this.recording) this.latencies.push(at - entry.sentAt);
+    this.delivered++;
+    this.lastAt = at;
+    if (--entry.remaining === 0) {
+      this.pending.delete(id);
+      entry.done();
+    }
+  }
+
+  /** Forgets what never arrived (after a timeout), so a late frame does not count. */
+  clear() {
+    this.pending.clear();
+  }
+}
+
+const MESSAGE_ID = Buffer.from('"message_id":"');
+/** When any watcher last received any frame. */
+let lastFrameAt = 0;
+
+/** A watcher: a raw socket after the SDK's handshake. Resolves with its connection_id. */
+function connectWatcher(wsBase: string, userId: string, deliveries: { current: Deliveries | undefined }): Promise<{ socket: WebSocket; connectionId: string }> {
+  const json = JSON.stringify({ user_id: userId, user_details: { id: userId, name: `Watcher ${userId}` } });
+  const token = signer.createToken(userId);
+  const url = `${wsBase}/connect?json=${encodeURIComponent(json)}&api_key=${API_KEY}&authorization=${token}&stream-auth-type=jwt`;
+  const socket = new WebSocket(url, { perMessageDeflate: false });
+  return new Promise((resolve, reject) => {
+    socket.once('error', reject);
+    socket.once('message', (data: Buffer) => {
+      const first = JSON.parse(data.toString('utf8')) as { type: string; connection_id?: string };
+      if (first.type !== 'health.check' || !first.connection_id) {
+        reject(new Error(`handshake for ${userId} failed: ${data.toString('utf8').slice(0, 200)}`));
+        return;
+      }
+      // From now on only message.new matters: read its message_id without parsing the JSON.
+      socket.on('message', (frame: Buffer) => {
+        const at = performance.now();
+        lastFrameAt = at;
+        if (!frame.toString('latin1', 0, 40).includes('"type":"message.new"')) return;
+        const start = frame.indexOf(MESSAGE_ID);
+        if (start < 0) return;
+        const from = start + MESSAGE_ID.length;
+        deliveries.current?.receive(frame.toString('latin1', from, frame.indexOf(34, from)), at);
+      });
+      resolve({ socket, connectionId: first.connection_id });
+    });
+  });
+}
+
+/** Runs `task` for every item, at most `limit` at a time. */
+async function pool<T>(items: T[], limit: number, task: (item: T) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await task(items[next++] as T);
+    }),
+  );
+}
+
+async function api(base: string, path: string, userId: string, body: unknown, connectionId?: string) {
+  const query = new URLSearchParams({ api_key: API_KEY, user_id: userId, ...(connectionId ? { connection_id: connectionId } : {}) });
+  const response = await fetch(`${base}${path}?${query}`, {
+    method: 'POST',
+    headers: { authorization: signer.createToken(userId), 'stream-auth-type': 'jwt', 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
+  if (!response.ok) throw new Error(`${path} as ${userId}: ${response.status} ${(await response.text()).slice(0, 200)}`);
+  await response.arrayBuffer();
+}
+
+type Result = {
+  n: number;
+  p50: number;
+  p99: number;
+  p99s: number[];
+  latencySamples: number;
+  messagesPerSecond: number;
+  deliveriesPerSecond: number;
+  serverCpuPerMessageMs: number;
+  clientCpuShare: number;
+  setupMs: number;
+};
+
+async function runSize(n: number): Promise<Result> {
+  const setupStarted = performance.now();
+  const server = await ServerProcess.start();
+  const sockets: WebSocket[] = [];
+  const current: { current: Deliveries | undefined } = { current: undefined };
+  const deadline = (label: string, ms: number) =>
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${label} took over ${ms / 1000} s`)), ms).unref());
+  try {
+    const channelId = `fanout-${n}`;
+    const watcherIds = Array.from({ length: n }, (_, i) => `w${i}`);
+    const senderIds = Array.from({ length: SENDERS }, (_, i) => `s${i}`);
+    const admin = new StreamChat(API_KEY, API_SECRET, { baseURL: server.url, timeout: 30_000 });
+    for (let i = 0; i < watcherIds.length + senderIds.length; i += 100) {
+      await admin.upsertUsers([...watcherIds, ...senderIds].slice(i, i + 100).map((id) => ({ id, name: id })));
+    }
+    await admin.channel('messaging', channelId, { members: [...senderIds, ...watcherIds], created_by_id: 's0' } as never).create();
+
+    const deliveries = new Deliveries(n);
+    current.current = deliveries;
+    const wsBase = server.url.replace(/^http/, 'ws');
+    await Promise.race([
+      pool(watcherIds, SETUP_CONCURRENCY, async (userId) => {
+        const { socket, connectionId } = await connectWatcher(wsBase, userId, current);
+        sockets.push(socket);
+        await api(server.url, `/channels/messaging/${channelId}/query`, userId, { watch: true, state: true }, connectionId);
+      }),
+      deadline(`connecting ${n} watchers`, SETUP_TIMEOUT_MS),
+    ]);
+    const setupMs = performance.now() - setupStarted;
+
+    let sequence = 0;
+    // Resolves when the HTTP response is in, with a promise of the last delivery (wrapped:
+    // an async function would otherwise wait for it).
+    const sendOne = async (sender: string): Promise<{ delivered: Promise<void> }> => {
+      const id = `fan-${n}-${sequence++}`;
+      const delivered = deliveries.expect(id, performance.now());
+      await api(server.url, `/channels/messaging/${channelId}/message`, sender, { message: { id, text: `fan-out ${id}` } });
+      return { delivered };
+    };
+    const drain = (all: Promise<void>[], label: string) => Promise.race([Promise.all(all), deadline(label, DRAIN_TIMEOUT_MS)]);
+
+    // The setup's own events (user.watching.start to every watcher, …) drain first.
+    const quietBy = performance.now() + SETUP_TIMEOUT_MS;
+    while (performance.now() - lastFrameAt < QUIET_MS && performance.now() < quietBy) await new Promise((resolve) => setTimeout(resolve, 50));
+
+    // Warm-up, then latency at a steady pace (sends are not awaited: the pace holds), in
+    // rounds; each round's p50 and p99, and the median over the rounds.
+    for (let i = 0; i < WARMUP_MESSAGES; i++) await drain([(await sendOne(senderIds[i % SENDERS] as string)).delivered], 'warm-up');
+    const rounds: Array<{ p50: number; p99: number; samples: number; clientShare: number }> = [];
+    for (let round = 0; round < LATENCY_ROUNDS; round++) {
+      deliveries.latencies = [];
+      deliveries.recording = true;
+      const clientCpu = process.cpuUsage();
+      const paced: Promise<void>[] = [];
+      const pacedStarted = performance.now();
+      for (let i = 0; i < LATENCY_MESSAGES; i++) {
+        const due = pacedStarted + i * PACE_MS;
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        paced.push(sendOne(senderIds[i % SENDERS] as string).then(({ delivered }) => delivered));
+      }
+      await drain(paced, 'paced messages');
+      const clientUsage = process.cpuUsage(clientCpu);
+      deliveries.recording = false;
+      rounds.push({
+        p50: percentile(deliveries.latencies, 50),
+        p99: percentile(deliveries.latencies, 99),
+        samples: deliveries.latencies.length,
+        clientShare: (clientUsage.user + clientUsage.system) / 1000 / (performance.now() - pacedStarted),
+      });
+    }
+
+    // Throughput: senders back to back for a short burst, then wait for the last delivery.
+    const bursts: Array<{ perSecond: number; deliveriesPerSecond: number; cpuPerMessage: number }> = [];
+    for (let b = 0; b < BURSTS; b++) {
+      const cpuBefore = await server.cpuMs();
+      const started = performance.now();
+      const deliveredBefore = deliveries.delivered;
+      const all: Promise<void>[] = [];
+      let sent = 0;
+      await Promise.all(
+        senderIds.map(async (sender) => {
+          while (performance.now() - started < BURST_MS && sent < BURST_MAX_MESSAGES) {
+            sent++;
+            all.push((await sendOne(sender)).delivered);
+          }
+        }),
+      );
+      await drain(all, `burst of ${sent}`);
+      const seconds = (deliveries.lastAt - started) / 1000;
+      const cpu = (await server.cpuMs()) - cpuBefore;
+      bursts.push({ perSecond: sent / seconds, deliveriesPerSecond: (deliveries.delivered - deliveredBefore) / seconds, cpuPerMessage: cpu / sent });
+    }
+
+    return {
+      n,
+      p50: median(rounds.map((r) => r.p50)),
+      p99: median(rounds.map((r) => r.p99)),
+      p99s: rounds.map((r) => r.p99),
+      latencySamples: rounds.reduce((sum, r) => sum + r.samples, 0),
+      messagesPerSecond: median(bursts.map((b) => b.perSecond)),
+      deliveriesPerSecond: median(bursts.map((b) => b.deliveriesPerSecond)),
+      serverCpuPerMessageMs: median(bursts.map((b) => b.cpuPerMessage)),
+      clientCpuShare: median(rounds.map((r) => r.clientShare)),
+      setupMs,
+    };
+  } finally {
+    current.current?.clear();
+    await server.stop();
+    for (const socket of sockets) socket.terminate();
+  }
+}
+
+export default async function fanout(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const results: Result[] = [];
+  for (const n of SIZES) {
+    try {
+      const result = await runSize(n);
+      results.push(result);
+      const ms = (x: number) => Math.round(x * 100) / 100;
+      rows.push(
+        {
+          name: `fan-out N=${n}: delivery latency p50`,
+          unit: 'ms',
+          measured: ms(result.p50),
+          note: `median of ${LATENCY_ROUNDS} rounds of ${LATENCY_MESSAGES} messages at 10 msg/s from ${SENDERS} senders after ${WARMUP_MESSAGES} warm-up (${result.latencySamples} deliveries); client process CPU ${Math.round(result.clientCpuShare * 100)}% busy`,
+        },
+        {
+          name: `fan-out N=${n}: delivery latency p99`,
+          unit: 'ms',
+          measured: ms(result.p99),
+          ...(n === BUDGET_AT ? { budget: BUDGET_P99_MS } : {}),
+          note: `sender request start → message.new frame at each watcher; rounds: ${result.p99s.map((x) => ms(x)).join(', ')} ms`,
+        },
+        {
+          name: `fan-out N=${n}: messages per second`,
+          unit: 'msg/s',
+          measured: Math.round(result.messagesPerSecond),
+          note: `${SENDERS} senders back to back until every watcher has them, median of ${BURSTS} bursts; ${Math.round(result.deliveriesPerSecond)} deliveries/s`,
+        },
+        {
+          name: `fan-out N=${n}: backend CPU per message`,
+          unit: 'ms',
+          measured: ms(result.serverCpuPerMessageMs),
+          note: `${Math.round((result.serverCpuPerMessageMs * 1000) / n)} µs per delivered frame; setup (connect and watch) ${Math.round(result.setupMs / 100) / 10} s`,
+        },
+      );
+    } catch (error) {
+      rows.push({ name: `fan-out N=${n}`, unit: '', measured: Number.NaN, note: `failed: ${(error as Error).message}` });
+    }
+  }
+  // How the cost grows: backend CPU per message against N, fitted to a + b·N.
+  if (results.length >= 2) {
+    const fit = leastSquares(results.map((r) => [r.n, r.serverCpuPerMessageMs] as [number, number]));
+    const first = results[0] as Result;
+    const last = results.at(-1) as Result;
+    rows.push({
+      name: 'fan-out: backend CPU per message per watcher (growth with N)',
+      unit: 'µs',
+      measured: Math.round(fit.slope * 1000 * 10) / 10,
+      note: `CPU per message ≈ ${Math.round(fit.intercept * 100) / 100} ms + ${Math.round(fit.slope * 1000 * 10) / 10} µs × N (least squares over N = ${results.map((r) => r.n).join(', ')}; R² ${fit.r2.toFixed(3)}): linear in N; p99 ${Math.round(first.p99 * 10) / 10} ms at N=${first.n} → ${Math.round(last.p99 * 10) / 10} ms at N=${last.n}`,
+    });
+  }
+  return rows;
+}
+
+/** y = intercept + slope·x by least squares, with the fit's R². */
+function leastSquares(points: Array<[number, number]>): { slope: number; intercept: number; r2: number } {
+  const n = points.length;
+  const meanX = points.reduce((sum, [x]) => sum + x, 0) / n;
+  const meanY = points.reduce((sum, [, y]) => sum + y, 0) / n;
+  const sxy = points.reduce((sum, [x, y]) => sum + (x - meanX) * (y - meanY), 0);
+  const sxx = points.reduce((sum, [x]) => sum + (x - meanX) ** 2, 0);
+  const slope = sxy / sxx;
+  const intercept = meanY - slope * meanX;
+  const ssTotal = points.reduce((sum, [, y]) => sum + (y - meanY) ** 2, 0);
+  const ssResidual = points.reduce((sum, [x, y]) => sum + (y - intercept - slope * x) ** 2, 0);
+  return { slope, intercept, r2: ssTotal ? 1 - ssResidual / ssTotal : 1 };
+}

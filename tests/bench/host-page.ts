@@ -1,0 +1,125 @@
+// The cost of the chat to the page that hosts it, in Chromium with the CPU slowed down 4x
+// (Emulation.setCPUThrottlingRate). Each repeat loads, each in a fresh browser context (a
+// first-time visitor: empty cache and storage), the plain page, the same page with our widget
+// and a closed bubble, and the same page with the stream-chat-react peer and its closed
+// launcher, in a rotating order. A Chromium trace of each load gives the renderer main
+// thread's top-level tasks from navigation until one second after the bubble is painted (one
+// second after the load event for the plain page); the figures are medians over the repeats
+// of each page's difference from the plain page loaded in the same repeat.
+import type { Browser } from 'playwright-core';
+import { startBenchServer } from './backend';
+import { freshPage, launchChromium, type BenchWindow } from './browser';
+import { LAUNCHER, PEER_SCRIPT, prepareSite, WIDGET_SCRIPT } from './pages';
+import { median } from './stats';
+import { mainThreadWork, TRACE_CATEGORIES, type MainThreadWork } from './trace';
+import type { BenchRow } from './types';
+
+const WARMUP = 1;
+const REPEATS = 10;
+const CPU_THROTTLING = 4;
+const SETTLE_MS = 1000;
+const BUDGET_ADDED_MAIN_THREAD_MS = 30;
+const BUDGET_EXTRA_REQUESTS = 0;
+
+type Kind = 'plain' | 'ours' | 'peer';
+type Load = MainThreadWork & { bubbleMs: number; loadEventMs: number; extraRequests: string[] };
+
+async function loadOnce(browser: Browser, origin: string, kind: Kind, path: string): Promise<Load> {
+  const marks: Record<string, string[]> = kind === 'plain' ? {} : { bubble: LAUNCHER[kind] };
+  const { context, page } = await freshPage(browser, { cpuThrottling: CPU_THROTTLING, marks });
+  const url = `${origin}${path}`;
+  const scriptPath = kind === 'peer' ? PEER_SCRIPT : WIDGET_SCRIPT;
+  const requests: string[] = [];
+  page.on('request', (request) => requests.push(request.url()));
+  page.on('websocket', (socket) => requests.push(socket.url()));
+  try {
+    await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+    let trace: Buffer;
+    let bubbleMs = Number.NaN;
+    try {
+      await page.goto(url, { waitUntil: 'load' });
+      if (kind !== 'plain') bubbleMs = await page.evaluate(() => (window as unknown as BenchWindow).__bench.wait('bubble', 20_000));
+      await page.waitForTimeout(SETTLE_MS);
+    } finally {
+      trace = await browser.stopTracing();
+    }
+    const loadEventMs = await page.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventEnd);
+    const work = mainThreadWork(trace, url, kind === 'plain' ? undefined : { url: `${origin}${scriptPath}`, module: kind === 'peer' });
+    const extraRequests = requests.filter((u) => u !== url && u !== `${origin}${scriptPath}`).map((u) => u.replace(origin, ''));
+    return { ...work, bubbleMs, loadEventMs, extraRequests };
+  } finally {
+    await context.close();
+  }
+}
+
+export default async function hostPage(): Promise<BenchRow[]> {
+  const site = await prepareSite(['general']);
+  const [server, browser] = await Promise.all([startBenchServer(site.root), launchChromium()]);
+  try {
+    const paths: Record<Kind, string> = { plain: site.pages.plain, ours: site.pages.widget('general'), peer: site.pages.peer('general') };
+    const kinds: Kind[] = ['plain', 'ours', 'peer'];
+    const loads: Record<Kind, Load[]> = { plain: [], ours: [], peer: [] };
+    for (let i = 0; i < WARMUP + REPEATS; i++) {
+      const order = [...kinds.slice(i % 3), ...kinds.slice(0, i % 3)];
+      const repeat = {} as Record<Kind, Load>;
+      for (const kind of order) repeat[kind] = await loadOnce(browser, server.url, kind, paths[kind]);
+      if (i >= WARMUP) for (const kind of kinds) loads[kind].push(repeat[kind]);
+    }
+
+    // Paired: each page against the plain page of the same repeat.
+    const added = (kind: Kind, field: keyof MainThreadWork) =>
+      median(loads[kind].map((load, i) => load[field] - (loads.plain[i]?.[field] ?? Number.NaN)));
+    const mid = (kind: Kind, field: keyof Load) => median(loads[kind].map((load) => load[field] as number));
+    const ms = (n: number) => Math.round(n * 10) / 10;
+    const throttled = `${CPU_THROTTLING}x CPU`;
+    const plain = `plain page alone: ${ms(mid('plain', 'busyMs'))} ms of main-thread tasks, load event at ${ms(mid('plain', 'loadEventMs'))} ms`;
+    const extra = (kind: Kind) => {
+      const seen = [...new Set(loads[kind].flatMap((load) => load.extraRequests))];
+      return seen.length ? seen.join(', ') : 'none';
+    };
+    const maxExtra = (kind: Kind) => Math.max(...loads[kind].map((load) => load.extraRequests.length));
+
+    return [
+      {
+        name: `host page: added main-thread time, closed bubble (${throttled})`,
+        unit: 'ms',
+        budget: BUDGET_ADDED_MAIN_THREAD_MS,
+        measured: ms(added('ours', 'busyMs')),
+        peer: ms(added('peer', 'busyMs')),
+        note: `sum of top-level tasks (wall time) minus the plain page's, median of ${REPEATS} paired loads after ${WARMUP} warm-up; in thread time ours +${ms(added('ours', 'cpuMs'))} ms, peer +${ms(added('peer', 'cpuMs'))} ms; ${plain}`,
+      },
+      {
+        name: `host page: added total blocking time (${throttled})`,
+        unit: 'ms',
+        measured: ms(added('ours', 'blockingMs')),
+        peer: ms(added('peer', 'blockingMs')),
+        note: `long tasks' time over 50 ms; longest task ours ${ms(mid('ours', 'longestMs'))} ms, peer ${ms(mid('peer', 'longestMs'))} ms, plain ${ms(mid('plain', 'longestMs'))} ms`,
+      },
+      {
+        name: `host page: script evaluation on the main thread (${throttled})`,
+        unit: 'ms',
+        measured: ms(mid('ours', 'scriptMs')),
+        peer: ms(mid('peer', 'scriptMs')),
+        note: 'ours: EvaluateScript of chat-widget.js (defer); peer: compile and evaluation of its ES module',
+      },
+      {
+        name: `host page: bubble visible after navigation start (${throttled})`,
+        unit: 'ms',
+        measured: ms(mid('ours', 'bubbleMs')),
+        peer: ms(mid('peer', 'bubbleMs')),
+        note: `first painted frame with the launcher laid out; plain page load event at ${ms(mid('plain', 'loadEventMs'))} ms`,
+      },
+      {
+        name: 'host page: requests before interaction beyond the script',
+        unit: 'count',
+        budget: BUDGET_EXTRA_REQUESTS,
+        measured: maxExtra('ours'),
+        peer: maxExtra('peer'),
+        note: `first-time visitor, most over the loads (HTTP and WebSocket); ours: ${extra('ours')}; peer: ${extra('peer')}`,
+      },
+    ];
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}

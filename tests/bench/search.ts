@@ -1,0 +1,184 @@
+// Search over 1,000,000 messages (issue 5). The data (search-data.ts) is written straight into a
+// database file; then the backend serves it and we time:
+// - `GET /search` as MessageSearchSource sends it (the user's channels, text, type regular,
+//   newest first, 10 a page), over HTTP from this process: p50 and p95 over every query, each
+//   first page and the page after it; and the same with the relevance sort, which has to rank
+//   every match (no budget).
+// - In Chromium, with the built widget: from the moment the `/search` response has arrived to
+//   the first painted frame that shows its results. That span includes the SDK loading the
+//   channels of the hits it does not know yet (one more request), so it is also reported from
+//   the last response before the paint.
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { createUserToken } from '../../src/server/auth';
+import { startServer, type RunningServer } from '../../src/server/index';
+import { API_KEY, API_SECRET } from './backend';
+import { freshPage, launchChromium } from './browser';
+import { QUERIES, seedSearchData } from './search-data';
+import { median, percentile } from './stats';
+import type { BenchRow } from './types';
+
+// SEARCH_BENCH_MESSAGES runs it smaller, to try it out quickly.
+const MESSAGES = Number(process.env.SEARCH_BENCH_MESSAGES ?? 1_000_000);
+const USER = 'alice';
+const REPEATS = 15;
+// Ranking reads every match, so broad queries take long: fewer rounds.
+const RELEVANCE_REPEATS = 3;
+const RENDER_ROUNDS = 3;
+const API_BUDGET_MS = 20;
+const RENDER_BUDGET_MS = 50;
+
+type Timed = { ms: number; serverMs: number; next?: string };
+
+async function timedSearch(server: RunningServer, token: string, payload: object): Promise<Timed> {
+  const query = new URLSearchParams({ api_key: API_KEY, user_id: USER, payload: JSON.stringify(payload) });
+  const started = performance.now();
+  const res = await fetch(`${server.url}/search?${query}`, { headers: { authorization: token, 'stream-auth-type': 'jwt' } });
+  const body = (await res.json()) as { duration?: string; next?: string; message?: string };
+  const ms = performance.now() - started;
+  if (!res.ok) throw new Error(`search failed: ${body.message}`);
+  return { ms, serverMs: Number.parseFloat(body.duration ?? ''), ...(body.next ? { next: body.next } : {}) };
+}
+
+/** The payload MessageSearchSource sends (stream-chat src/search/MessageSearchSource.ts). */
+const sourcePayload = (text: string, extra: object = {}) => ({
+  filter_conditions: { members: { $in: [USER] } },
+  message_filter_conditions: { type: 'regular', text },
+  sort: [{ field: 'created_at', direction: -1 }],
+  limit: 10,
+  ...extra,
+});
+
+async function apiTimes(server: RunningServer, token: string, repeats: number, sort?: object) {
+  const client: number[] = [];
+  const own: number[] = [];
+  for (let round = 0; round < repeats + 1; round++) {
+    for (const text of QUERIES) {
+      const first = await timedSearch(server, token, sourcePayload(text, sort ?? {}));
+      const second = first.next ? await timedSearch(server, token, sourcePayload(text, { ...sort, next: first.next })) : undefined;
+      if (round === 0) continue; // warm-up
+      for (const sample of second ? [first, second] : [first]) {
+        client.push(sample.ms);
+        own.push(sample.serverMs);
+      }
+    }
+  }
+  return { client, own };
+}
+
+const PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Search bench</title></head>
+<body style="margin:0;padding:24px;background:#fafaf7">
+  <chat-widget api-key="__CHAT_WIDGET_API_KEY__" base-url="/" mode="inline" channel="messaging:c0" token-endpoint="/demo/token?user=${USER}" style="max-width:420px"></chat-widget>
+  <script src="/chat-widget.js"></script>
+</body></html>`;
+
+/** Waits in the page for a painted frame that shows message hits for `query`; returns the spans. */
+async function renderOnce(page: Page, query: string): Promise<{ fromSearch: number; fromLast: number }> {
+  const input = page.locator('chat-widget [part~="search-input"]');
+  await input.fill('');
+  await page.locator('chat-widget .search-hint').waitFor();
+  await page.evaluate(() => performance.clearResourceTimings());
+  await input.fill(query);
+  return page.evaluate(async (word) => {
+    const root = document.querySelector('chat-widget')?.shadowRoot;
+    const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+    const shown = () => {
+      const hit = root?.querySelector('section[aria-label="Messages"] .search-hit mark');
+      return fold(hit?.textContent ?? '').startsWith(word.slice(0, 3));
+    };
+    const painted = await new Promise<number>((done) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => done(performance.now());
+      const frame = () => (shown() ? channel.port2.postMessage(null) : requestAnimationFrame(frame));
+      requestAnimationFrame(frame);
+    });
+    const calls = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+    const search = calls.filter((call) => call.name.includes('/search?')).at(-1);
+    const last = Math.max(...calls.filter((call) => call.responseEnd <= painted).map((call) => call.responseEnd));
+    return { fromSearch: painted - (search?.responseEnd ?? Number.NaN), fromLast: painted - last };
+  }, query);
+}
+
+async function renderTimes(server: RunningServer) {
+  const browser = await launchChromium();
+  try {
+    const { page } = await freshPage(browser);
+    await page.goto(`${server.url}/`);
+    await page.locator('chat-widget [part~="search-button"]').click();
+    const fromSearch: number[] = [];
+    const fromLast: number[] = [];
+    // Words that find a full page in the user's channels.
+    const words = ['harbour', 'cafe', 'lantern', 'tideline', 'harb', 'lan'];
+    for (let round = 0; round < RENDER_ROUNDS + 1; round++) {
+      for (const word of words) {
+        const spans = await renderOnce(page, word);
+        if (round === 0) continue;
+        fromSearch.push(spans.fromSearch);
+        fromLast.push(spans.fromLast);
+      }
+    }
+    return { fromSearch, fromLast };
+  } finally {
+    await browser.close();
+  }
+}
+
+export default async function searchBench(): Promise<BenchRow[]> {
+  // The page and the bundle are served by the same backend (demo/ and its token endpoint).
+  const dir = mkdtempSync(join(tmpdir(), 'chat-widget-search-'));
+  mkdirSync(join(dir, 'demo'));
+  copyFileSync(resolve('dist/chat-widget.js'), join(dir, 'demo', 'chat-widget.js'));
+  writeFileSync(join(dir, 'demo', 'index.html'), PAGE);
+  const dbPath = join(dir, 'chat.db');
+  try {
+    const seedSeconds = seedSearchData(dbPath, MESSAGES);
+    const server = await startServer({ port: 0, dbPath, apiKey: API_KEY, apiSecret: API_SECRET, staticRoot: dir, devMode: true, quiet: true });
+    let api: Awaited<ReturnType<typeof apiTimes>>;
+    let relevance: Awaited<ReturnType<typeof apiTimes>>;
+    let render: Awaited<ReturnType<typeof renderTimes>>;
+    try {
+      const token = await createUserToken(USER, API_SECRET);
+      api = await apiTimes(server, token, REPEATS);
+      relevance = await apiTimes(server, token, RELEVANCE_REPEATS, { sort: [{ field: 'relevance', direction: -1 }] });
+      render = await renderTimes(server);
+    } finally {
+      await server.close();
+    }
+    const round = (ms: number) => Math.round(ms * 100) / 100;
+    const queries = `${QUERIES.length} queries × ${REPEATS}, first and next page`;
+    return [
+      { name: `search: seed ${MESSAGES.toLocaleString('en')} messages through the store (one transaction, index by trigger)`, unit: 's', measured: round(seedSeconds) },
+      {
+        name: `search: GET /search over ${MESSAGES.toLocaleString('en')} messages, p95 (HTTP round trip)`,
+        unit: 'ms',
+        budget: API_BUDGET_MS,
+        measured: round(percentile(api.client, 95)),
+        note: `${queries}; p50 ${round(median(api.client))} ms; handler p95 ${round(percentile(api.own, 95))} ms`,
+      },
+      {
+        name: 'search: GET /search sorted by relevance, p95',
+        unit: 'ms',
+        measured: round(percentile(relevance.client, 95)),
+        note: `${QUERIES.length} queries × ${RELEVANCE_REPEATS}; ranks every match in the user's channels; p50 ${round(median(relevance.client))} ms`,
+      },
+      {
+        name: 'search: results painted after the /search response, p95 (Chromium)',
+        unit: 'ms',
+        budget: RENDER_BUDGET_MS,
+        measured: round(percentile(render.fromSearch, 95)),
+        note: `${render.fromSearch.length} searches; includes the SDK loading the hits' channels; p50 ${round(median(render.fromSearch))} ms`,
+      },
+      {
+        name: 'search: results painted after the last response, p95 (Chromium)',
+        unit: 'ms',
+        measured: round(percentile(render.fromLast, 95)),
+        note: `rendering alone; p50 ${round(median(render.fromLast))} ms`,
+      },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
