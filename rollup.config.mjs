@@ -5,7 +5,9 @@ import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
 import { dts } from 'rollup-plugin-dts';
 import esbuild from 'rollup-plugin-esbuild';
-import { browserAliases, preactAliases } from './build/aliases.mjs';
+import { preactAliases } from './build/aliases.mjs';
+import { axiosBrowser } from './build/axios-browser.mjs';
+import { minifyCss } from './build/minify-css.mjs';
 import { moduleReport } from './build/module-report.mjs';
 
 const input = 'src/element/index.ts';
@@ -13,7 +15,8 @@ const input = 'src/element/index.ts';
 // One self-contained file that needs no Node globals at run time: React resolves to
 // Preact, and every package (stream-chat, axios, …) to its browser build.
 const plugins = [
-  alias({ entries: [...preactAliases, ...browserAliases] }),
+  alias({ entries: preactAliases }),
+  axiosBrowser(),
   replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
   nodeResolve({
     browser: true,
@@ -22,6 +25,7 @@ const plugins = [
     extensions: ['.mjs', '.js', '.ts', '.tsx', '.json'],
   }),
   commonjs(),
+  minifyCss(),
   esbuild({ target: 'es2020', jsx: 'automatic', jsxImportSource: 'preact', minify: false }),
   terser({ ecma: 2020, compress: { passes: 2 }, format: { comments: false } }),
 ];

@@ -45,24 +45,16 @@ async function build(): Promise<PeerBuild> {
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
 
   // The build helpers are plain .mjs without type declarations: load them as modules.
-  const { browserAliases } = (await import(pathToFileURL(resolve(ROOT, 'build/aliases.mjs')).href)) as {
-    browserAliases: Array<{ find: RegExp; replacement: string }>;
+  const { axiosBrowser } = (await import(pathToFileURL(resolve(ROOT, 'build/axios-browser.mjs')).href)) as {
+    axiosBrowser: () => Plugin;
   };
   const { moduleReport } = (await import(pathToFileURL(resolve(ROOT, 'build/module-report.mjs')).href)) as {
     moduleReport: () => Plugin;
   };
 
-  const alias: Plugin = {
-    // The same axios alias as our build (@rollup/plugin-alias with browserAliases), inline.
-    name: 'browser-aliases',
-    async resolveId(source, importer, options) {
-      const entry = browserAliases.find(({ find }) => find.test(source));
-      if (!entry) return null;
-      return this.resolve(source.replace(entry.find, entry.replacement), importer, { ...options, skipSelf: true });
-    },
-  };
   const plugins = [
-    alias,
+    // The same axios build as ours (its ESM sources, browser map, no fetch adapter).
+    axiosBrowser(),
     replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
     nodeResolve({
       browser: true,
