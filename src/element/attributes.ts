@@ -10,6 +10,7 @@ export interface RawAttributes {
   open?: string;
   theme?: string;
   userName?: string;
+  drafts?: string;
 }
 
 export type Mode = 'bubble' | 'inline';
@@ -26,6 +27,8 @@ export interface WidgetConfig {
   channel: ChannelRef | null;
   baseUrl: string | null;
   userName: string | null;
+  /** Save drafts to the backend and restore them (off by default, as in the spec). */
+  drafts: boolean;
 }
 
 /** What the panel needs to draw itself even when the configuration is bad. */
@@ -123,6 +126,13 @@ export function parseAttributes(raw: RawAttributes): ParsedAttributes {
   return {
     ...presentation,
     ok: true,
-    config: { apiKey, tokenEndpoint, channel, baseUrl: apiBase, userName: raw.userName?.trim() || null },
+    config: {
+      apiKey,
+      tokenEndpoint,
+      channel,
+      baseUrl: apiBase,
+      userName: raw.userName?.trim() || null,
+      drafts: parseBoolean(raw.drafts),
+    },
   };
 }

@@ -14,6 +14,7 @@ const ATTRIBUTES = {
   open: 'open',
   theme: 'theme',
   'user-name': 'userName',
+  drafts: 'drafts',
 } as const satisfies Record<string, keyof RawAttributes>;
 
 type AttributeName = keyof typeof ATTRIBUTES;

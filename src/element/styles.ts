@@ -1,4 +1,7 @@
+import { searchStyles } from '../styles/search.styles';
 import { widgetStyles } from '../styles/widget.styles';
+
+const styles = widgetStyles + searchStyles;
 
 // Captured while the widget script itself runs: a page with a strict CSP gives the
 // script tag a nonce, and the <style> fallback must carry the same one.
@@ -12,7 +15,7 @@ function constructedSheet(): CSSStyleSheet | null {
   if (sharedSheet !== undefined) return sharedSheet;
   try {
     const sheet = new CSSStyleSheet();
-    sheet.replaceSync(widgetStyles);
+    sheet.replaceSync(styles);
     sharedSheet = 'adoptedStyleSheets' in ShadowRoot.prototype ? sheet : null;
   } catch {
     sharedSheet = null;
@@ -32,6 +35,6 @@ export function installStyles(root: ShadowRoot) {
   }
   const style = document.createElement('style');
   if (scriptNonce) style.nonce = scriptNonce;
-  style.textContent = widgetStyles;
+  style.textContent = styles;
   root.prepend(style);
 }

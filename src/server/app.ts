@@ -20,6 +20,7 @@ import { ogRoutes } from './routes/og';
 import { pollOptionRoutes } from './routes/poll-options';
 import { pollVoteRoutes } from './routes/poll-votes';
 import { pollRoutes } from './routes/polls';
+import { searchRoutes } from './routes/search';
 import { uploadRoutes } from './routes/uploads';
 import { userRoutes } from './routes/users';
 import { serveStatic } from './static';
@@ -75,6 +76,8 @@ export function createApp(ctx: ServerContext) {
   app.route('/', draftRoutes(ctx));
   app.route('/', locationRoutes(ctx));
   app.route('/', commandRoutes(ctx));
+  // Search (issue 5): GET /search over the full-text index.
+  app.route('/', searchRoutes(ctx));
   if (ctx.config.devMode) app.route('/', demoRoutes(ctx));
   app.get('*', serveStatic(ctx.config));
 

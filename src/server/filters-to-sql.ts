@@ -12,7 +12,7 @@ export type SqlFragment = { sql: string; params: SqlValue[] };
 export type FieldKind = 'text' | 'number' | 'date' | 'boolean';
 export type Operator =
   | '$eq' | '$ne' | '$in' | '$nin' | '$gt' | '$gte' | '$lt' | '$lte'
-  | '$exists' | '$autocomplete' | '$contains';
+  | '$exists' | '$autocomplete' | '$contains' | '$q';
 
 /** A column (or any SQL expression over the row) with a known type. */
 export type ColumnField = { kind: FieldKind; sql: string };
@@ -27,7 +27,7 @@ export type FilterSchema = {
 };
 
 const OPERATORS = new Set<string>([
-  '$eq', '$ne', '$in', '$nin', '$gt', '$gte', '$lt', '$lte', '$exists', '$autocomplete', '$contains',
+  '$eq', '$ne', '$in', '$nin', '$gt', '$gte', '$lt', '$lte', '$exists', '$autocomplete', '$contains', '$q',
 ]);
 const CUSTOM_FIELD_NAME = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -97,7 +97,8 @@ function customField(column: string, name: string): ComputedField {
 }
 
 function compare(field: ColumnField, op: Operator, operand: unknown, name: string): SqlFragment {
-  if (op === '$contains') throw ApiError.input(`$contains is not supported on field ${name}`);
+  // $contains needs a list and $q a full-text index: only computed fields offer them.
+  if (op === '$contains' || op === '$q') throw ApiError.input(`${op} is not supported on field ${name}`);
   const expr = raw(field.sql);
   if (op === '$exists') return sql`(${expr} IS ${raw(bool(operand, name) ? 'NOT NULL' : 'NULL')})`;
   return compareExpr(expr, op, operand, (v) => coerce(field.kind, v, name), name);
@@ -216,7 +217,7 @@ function join(parts: SqlFragment[], glue: string, empty: string): SqlFragment {
   };
 }
 
-type SortField = { field: string; direction: 1 | -1 };
+export type SortField = { field: string; direction: 1 | -1 };
 
 /**
  * `[{field, direction}]` (what the SDK sends) or `{field: direction}` → ORDER BY.
@@ -239,7 +240,8 @@ export function sortToSql(
   return { sql: terms.map((t) => t.sql).join(', '), params: terms.flatMap((t) => t.params) };
 }
 
-function parseSort(sort: unknown): SortField[] {
+/** `[{field, direction}]` or `{field: direction}` (or a list of those) as a list of fields. */
+export function parseSort(sort: unknown): SortField[] {
   if (sort === undefined || sort === null) return [];
   const entries = Array.isArray(sort) ? sort : [sort];
   return entries.flatMap((entry): SortField[] => {

@@ -94,7 +94,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   };
   const app = createApp(ctx);
   scheduleAllExpiries(ctx);
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
+  // GET calls carry their whole input in the URL (`?payload=`); Node's 16 KB default for the
+  // request head would answer a long search or a big filter with a bare 431 instead of our JSON.
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: host, serverOptions: { maxHeaderSize: 256 * 1024 } }) as Server;
   const wss = attachWebSocket(server, ctx);
 
   try {

@@ -1,6 +1,8 @@
 import { StateStore, StreamChat, type Event } from 'stream-chat';
 import type { ChannelRef } from '../element/attributes';
 import { ChannelHandle } from './channel-handle';
+import { setupComposer, type ComposerOptions } from './composer-setup';
+import { startLiveLocations } from './live-locations';
 import { SessionError, toSessionError } from './session-error';
 import { fetchToken } from './token-endpoint';
 import { newGuestId, visitorStorage } from './visitor-storage';
@@ -48,6 +50,12 @@ export class ChatSession {
     private readonly onClosed: () => void,
   ) {
     this.client = new StreamChat(identity.apiKey, identity.baseUrl ? { baseURL: identity.baseUrl } : {});
+    this.setComposerOptions({ drafts: false });
+  }
+
+  /** Applies to every composer of this client, now and later (the SDK's composer setup hook). */
+  setComposerOptions(options: ComposerOptions) {
+    this.client.setMessageComposerSetupFunction(({ composer }) => setupComposer(composer, options));
   }
 
   /** A returning browser connects at page load so its unread count can show on the bubble. */
@@ -140,7 +148,14 @@ export class ChatSession {
     const onOffline = () => this.state.partialNext({ status: 'offline' });
     window.addEventListener('offline', onOffline);
     const { unsubscribe } = this.client.on(onEvent);
-    this.stopListening.push(unsubscribe, () => window.removeEventListener('offline', onOffline));
+    // Polls seen in messages stay live through the SDK's poll manager (client.polls).
+    this.client.polls.registerSubscriptions();
+    this.stopListening.push(
+      unsubscribe,
+      () => window.removeEventListener('offline', onOffline),
+      () => this.client.polls.unregisterSubscriptions(),
+      startLiveLocations(this.client),
+    );
   }
 
   private async close() {

@@ -68,5 +68,10 @@ export function setupComposer(composer: MessageComposer, options: ComposerOption
     position: { after: ENRICHMENT },
     unique: true,
   });
-  return options.drafts ? saveDraftsOnChange(composer) : () => undefined;
+  const stopDrafts = options.drafts ? saveDraftsOnChange(composer) : undefined;
+  return () => {
+    stopDrafts?.();
+    // A lookup still waiting out its debounce would run after the panel (or the client) is gone.
+    composer.linkPreviewsManager.cancelURLEnrichment();
+  };
 }

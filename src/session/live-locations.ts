@@ -1,4 +1,4 @@
-import { generateUUIDv4, LiveLocationManager, type Coords, type StreamChat } from 'stream-chat';
+import { LiveLocationManager, MessageComposer, type Coords, type StreamChat } from 'stream-chat';
 
 /** The browser's position as the SDK's LiveLocationManager wants it; nothing happens without geolocation. */
 function watchPosition(handler: (coords: Coords) => void): () => void {
@@ -18,7 +18,7 @@ function watchPosition(handler: (coords: Coords) => void): () => void {
  * per 3 s, and drops each share at its end. Returns the stop function.
  */
 export function startLiveLocations(client: StreamChat): () => void {
-  const deviceId = generateUUIDv4();
+  const deviceId = MessageComposer.generateId();
   const manager = new LiveLocationManager({ client, getDeviceId: () => deviceId, watchLocation: watchPosition });
   let stopped = false;
   manager

@@ -1,5 +1,5 @@
-import type { Channel, LocalMessage, Message, MessageComposer, MessageResponse } from 'stream-chat';
-import { formatMessage } from 'stream-chat';
+import type { Channel, LocalMessage, Message, MessageComposer, MessageResponse, SendMessageOptions } from 'stream-chat';
+import { formatMessage, MessageComposer as Composer } from 'stream-chat';
 import { describeApiError, SessionError } from './session-error';
 
 /** The stored message, a failure the panel already shows on the message, or null when there was nothing to send. */
@@ -11,7 +11,7 @@ export type SendResult = MessageResponse | SessionError | null;
  * (same id, so the backend cannot store it twice). Edits go through `updateMessage`.
  */
 export class MessageDelivery {
-  private failed = new Map<string, Message>();
+  private failed = new Map<string, { message: Message; options: SendMessageOptions }>();
 
   /**
    * @param composer the channel's or a thread's composer
@@ -29,19 +29,21 @@ export class MessageDelivery {
     const composition = await composer.compose();
     if (!composition) return null;
     const { localMessage, message, sendOptions } = composition;
-    composer.clear();
+    // A poll goes out as a message of its own: what was typed stays for the next message.
+    if (message.poll_id) composer.state.partialNext({ id: Composer.generateId(), pollId: null });
+    else composer.clear();
     if (editing) return this.edit(localMessage);
     this.show(localMessage);
     void this.channel.stopTyping(composer.threadId ?? undefined).catch(() => undefined);
-    return this.deliver(message, localMessage);
+    return this.deliver(message, localMessage, sendOptions);
   }
 
   async retry(messageId: string): Promise<SendResult> {
-    const message = this.failed.get(messageId);
+    const failed = this.failed.get(messageId);
     const local = this.channel.state.findMessage(messageId, this.composer.threadId ?? undefined);
-    if (!message || !local) return null;
+    if (!failed || !local) return null;
     this.show({ ...local, status: 'sending', error: undefined });
-    return this.deliver(message, local);
+    return this.deliver(failed.message, local, failed.options);
   }
 
   private async edit(localMessage: LocalMessage): Promise<SendResult> {
@@ -53,14 +55,15 @@ export class MessageDelivery {
     }
   }
 
-  private async deliver(message: Message, local: LocalMessage): Promise<SendResult> {
+  private async deliver(message: Message, local: LocalMessage, options: SendMessageOptions): Promise<SendResult> {
     try {
-      const response = await this.channel.sendMessage(message);
+      // The options carry skip_enrich_url when the composer already attached the link previews.
+      const response = await this.channel.sendMessage(message, options);
       this.failed.delete(local.id);
       this.show({ ...formatMessage(response.message), status: 'received' });
       return response.message;
     } catch (error) {
-      this.failed.set(local.id, message);
+      this.failed.set(local.id, { message, options });
       // The panel reads the reason with describeApiError when it draws the failed message.
       this.show({ ...local, status: 'failed', error: error as LocalMessage['error'] });
       return new SessionError('send-failed', `A message was not sent: ${describeApiError(error).text}.`);

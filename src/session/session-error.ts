@@ -43,6 +43,14 @@ export function describeApiError(error: unknown): { code: number | null; text: s
   return { code, text: (code !== null && API_CODE_TEXT[code]) || detail };
 }
 
+/** The backend's own words for a refusal ("poll is closed"), without the SDK's "StreamChat error code 4: ". */
+export function errorDetail(error: unknown): string {
+  const raw = error as { message?: string; response?: { data?: { message?: string } } } | undefined;
+  const detail = raw?.response?.data?.message ?? (typeof error === 'string' ? error : raw?.message) ?? String(error);
+  if (/network error|timeout|ECONNREFUSED|Failed to fetch/i.test(detail)) return 'the chat server could not be reached';
+  return detail.replace(/^StreamChat error (code -?\d+|HTTP code): ?/, '');
+}
+
 export function toSessionError(reason: ErrorReason, prefix: string, error: unknown): SessionError {
   if (error instanceof SessionError) return error;
   return new SessionError(reason, `${prefix}: ${describeApiError(error).text}.`);

@@ -294,4 +294,108 @@ export const widgetStyles = /* css */ `
 .pinned-label { display: inline-flex; align-items: center; gap: 3px; }
 .muted-label { color: var(--cw-muted); font-weight: 400; font-size: 12px; }
 .inline-icon { margin-right: 4px; }
+
+/* Composer: attachments, link previews, polls, locations, the SDK's notifications */
+.panel-body { position: relative; }
+.notifications, .attachment-previews, .link-previews, .attachments, .poll-options, .poll-answers, .sheet-body, .field { display: flex; flex-direction: column; gap: 4px; }
+.attachment-previews, .link-previews { max-height: 148px; overflow-y: auto; }
+.notification, .attachment-preview, .link-preview {
+  display: flex; align-items: center; gap: 8px; padding: 4px 4px 4px 8px; border: 1px solid var(--cw-border); border-radius: 10px;
+  background: var(--cw-surface); font-size: 12px; line-height: 16px;
+}
+.attachment-preview, .link-preview { padding-left: 4px; }
+.notification.error, .attachment-preview[data-state="failed"], .attachment-preview[data-state="blocked"] { border-color: var(--cw-danger); }
+.notification.error, .attachment-status.failed, .field-error { color: var(--cw-danger); }
+.attachment-thumb, .link-preview-image { flex: none; width: 40px; height: 40px; border-radius: 6px; object-fit: cover; display: grid; place-items: center; color: var(--cw-muted); background: var(--cw-bg); }
+.notification span, .attachment-info, .link-preview-text { flex: 1; min-width: 0; display: flex; flex-direction: column; }
+.attachment-name, .link-preview-title, .attachment-status, .link-preview-detail, .file-card-name { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.attachment-name, .link-preview-title, .file-card-name, .link-card-title, .location-title, .poll-head { font-weight: 650; }
+.attachment-status, .link-preview-detail, .sheet-text, .file-card-size, .poll-description, .poll-rule, .poll-foot, .link-card-site, .link-card-text { color: var(--cw-muted); font-size: 12px; }
+.attachment-status { display: flex; align-items: center; gap: 6px; }
+.attachment-status.failed { white-space: normal; }
+.upload-progress { flex: 1; max-width: 120px; height: 4px; accent-color: var(--cw-accent); }
+.composer-menu { position: relative; flex: none; }
+.composer-tool {
+  width: 40px; height: 40px; border-radius: 50%; border: 1px solid var(--cw-border); padding: 0;
+  display: grid; place-items: center; cursor: pointer; background: var(--cw-surface); color: var(--cw-text);
+}
+.composer-tool[aria-expanded="true"] { border-color: var(--cw-accent); color: var(--cw-accent); }
+.composer-menu-list { top: auto; bottom: 46px; left: 0; right: auto; min-width: 170px; }
+.composer-menu-list .menu-item { display: flex; align-items: center; gap: 10px; }
+.composer-menu-list svg, .poll-head svg, .location-title svg { flex: none; color: var(--cw-accent); }
+.drop-overlay {
+  position: absolute; inset: 8px; z-index: 4; display: grid; place-items: center; pointer-events: none;
+  border: 2px dashed var(--cw-accent); border-radius: 12px; font-weight: 650; color: var(--cw-accent); background: var(--cw-bg);
+}
+.sheet { position: absolute; inset: 0; z-index: 3; display: flex; flex-direction: column; background: var(--cw-bg); }
+.sheet-header, .sheet-footer { display: flex; align-items: center; justify-content: flex-end; gap: 8px; padding: 8px 16px; border-bottom: 1px solid var(--cw-border); }
+.sheet-footer { border: 0; border-top: 1px solid var(--cw-border); }
+.sheet-title { flex: 1; margin: 0; font-size: 15px; }
+.sheet-body { flex: 1; min-height: 0; overflow-y: auto; gap: 14px; padding: 14px 16px; }
+.field { border: 0; margin: 0; padding: 0; min-width: 0; gap: 6px; }
+.field-label { font-size: 12px; font-weight: 650; color: var(--cw-muted); padding: 0; }
+.field-error { font-size: 12px; }
+.text-field {
+  width: 100%; padding: 8px 10px; border-radius: 8px; border: 1px solid var(--cw-border); background: var(--cw-surface);
+  color: var(--cw-text); font: inherit; outline: none;
+}
+.text-field:focus-visible { border-color: var(--cw-accent); }
+.text-field[aria-invalid="true"] { border-color: var(--cw-danger); }
+.text-field.narrow { width: 88px; }
+.check { display: flex; align-items: center; gap: 8px; font-size: 13px; cursor: pointer; }
+.check input { margin: 0; accent-color: var(--cw-accent); width: 16px; height: 16px; }
+.inline-controls, .poll-add, .location-actions { display: flex; gap: 8px; align-items: center; }
+.inline-controls .text-field, .poll-add .text-field { flex: 1; min-width: 0; }
+.button:disabled, .composer-tool:disabled { opacity: 0.45; cursor: default; }
+.button.secondary { background: var(--cw-surface); color: var(--cw-text); border: 1px solid var(--cw-border); }
+.button.small { padding: 4px 10px; font-size: 12px; }
+
+/* What messages carry: attachments, link cards, polls, locations */
+.message-content { display: flex; flex-direction: column; align-items: flex-start; gap: 4px; min-width: 0; max-width: 100%; }
+.message.own .message-content, .message.own .attachments { align-items: flex-end; }
+.attachments { max-width: 100%; }
+.attachment-image-link { display: block; line-height: 0; border-radius: 12px; overflow: hidden; max-width: 100%; }
+.attachment-image, .attachment-video { display: block; max-width: 100%; height: auto; object-fit: cover; border-radius: 12px; background: var(--cw-surface); }
+.attachment-audio, .file-card, .link-card, .poll-card, .location-card {
+  display: flex; flex-direction: column; gap: 6px; width: 240px; max-width: 100%; padding: 8px 10px; border: 1px solid var(--cw-border);
+  border-radius: 12px; background: var(--cw-bg); color: var(--cw-text); overflow: hidden; text-decoration: none;
+}
+.attachment-audio audio { width: 100%; height: 32px; }
+.attachment-audio-title { font-size: 12px; font-weight: 600; }
+.file-card { flex-direction: row; align-items: center; gap: 10px; }
+.file-card-icon { flex: none; width: 36px; height: 36px; border-radius: 8px; display: grid; place-items: center; background: var(--cw-surface); color: var(--cw-accent); }
+.file-card-text { min-width: 0; display: flex; flex-direction: column; }
+.link-card { padding: 0; gap: 0; }
+.link-card-image { display: block; width: 100%; height: 120px; object-fit: cover; background: var(--cw-surface); }
+.link-card-body { display: flex; flex-direction: column; gap: 2px; margin: 8px; padding-left: 8px; border-left: 3px solid var(--cw-accent); }
+.link-card-site, .poll-rule { font-size: 11px; text-transform: uppercase; letter-spacing: 0.4px; }
+.link-card-text { display: -webkit-box; -webkit-line-clamp: 3; -webkit-box-orient: vertical; overflow: hidden; }
+.poll-card { width: 260px; gap: 8px; padding: 10px 12px; }
+.poll-head, .location-title { display: flex; align-items: center; gap: 6px; }
+.poll-options { gap: 6px; }
+.poll-option {
+  position: relative; overflow: hidden; width: 100%; display: flex; align-items: center; gap: 8px; padding: 7px 10px;
+  border: 1px solid var(--cw-border); border-radius: 8px; background: var(--cw-bg); cursor: pointer; text-align: start;
+}
+.poll-option:disabled { cursor: default; }
+.poll-option[aria-pressed="true"] { border-color: var(--cw-accent); }
+.poll-option > span { position: relative; z-index: 1; }
+.poll-check {
+  flex: none; width: 16px; height: 16px; border-radius: 50%; border: 1.5px solid var(--cw-muted);
+  display: grid; place-items: center; font-size: 10px; line-height: 1; color: var(--cw-accent-text);
+}
+.poll-option[aria-pressed="true"] .poll-check { background: var(--cw-accent); border-color: var(--cw-accent); }
+.poll-option .poll-option-text { flex: 1; min-width: 0; overflow-wrap: anywhere; }
+.poll-count { font-weight: 650; font-size: 12px; color: var(--cw-muted); }
+.poll-option .poll-bar { position: absolute; z-index: 0; left: 0; top: 0; bottom: 0; background: color-mix(in srgb, var(--cw-accent) 14%, transparent); }
+.poll-add .text-field { padding: 5px 8px; font-size: 12px; }
+.poll-answers { font-size: 12px; }
+.poll-foot { display: flex; justify-content: space-between; }
+.poll-foot .link-button, .location-actions .link-button { color: var(--cw-danger); }
+.location-card { gap: 4px; }
+.location-card[data-live="true"] .location-title svg { color: #22a55b; }
+.location-coords { font-family: ui-monospace, monospace; font-size: 12px; }
+.location-live { font-size: 12px; color: #16803f; font-weight: 600; }
+.location-actions { font-size: 12px; gap: 12px; }
+.location-actions a { color: var(--cw-accent); font-weight: 600; }
 `;

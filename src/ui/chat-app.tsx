@@ -26,10 +26,10 @@ function useOpenEvents(open: boolean, emit: Emit) {
 
 /** The component r2wc mounts: attributes in, a validated configuration or a readable error out. */
 export function ChatApp({ emit = noop, onOpenChange = noop, ...raw }: ChatAppProps) {
-  const { apiKey, tokenEndpoint, channel, baseUrl, mode, open, theme, userName } = raw;
+  const { apiKey, tokenEndpoint, channel, baseUrl, mode, open, theme, userName, drafts } = raw;
   const parsed = useMemo(
-    () => parseAttributes({ apiKey, tokenEndpoint, channel, baseUrl, mode, open, theme, userName }),
-    [apiKey, tokenEndpoint, channel, baseUrl, mode, open, theme, userName],
+    () => parseAttributes({ apiKey, tokenEndpoint, channel, baseUrl, mode, open, theme, userName, drafts }),
+    [apiKey, tokenEndpoint, channel, baseUrl, mode, open, theme, userName, drafts],
   );
   const configError = parsed.ok ? null : parsed.error;
   useOpenEvents(parsed.open && parsed.mode === 'bubble', emit);

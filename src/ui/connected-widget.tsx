@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { StateStore, type MessageResponse } from 'stream-chat';
 import type { ChannelRef, Presentation, WidgetConfig } from '../element/attributes';
 import type { Emit, MessageSummary } from '../element/events';
@@ -8,9 +8,12 @@ import type { SessionState } from '../session/chat-session';
 import { sessionFor } from '../session/sessions';
 import { useStateStore } from '../session/use-state-store';
 import { ChannelList } from './channel-list';
+import { ChatClientContext } from './chat-client';
 import { ChannelView, type ChannelPanel } from './channel-view';
 import { Frame } from './frame';
-import { BellIcon, MembersIcon, ThreadsIcon } from './icons';
+import { BellIcon, MembersIcon, SearchIcon, ThreadsIcon } from './icons';
+import { createSearch } from './search/search-sources';
+import { SearchView } from './search/search-view';
 import { StatusView } from './status-view';
 
 const selectSession = (state: SessionState) => ({ ...state });
@@ -53,6 +56,7 @@ export function ConnectedWidget({ config, presentation, emit, setOpen }: Connect
   // A layout effect holds the session synchronously, so moving the element releases and
   // re-takes it in one task and the connection survives.
   useLayoutEffect(() => session.retain(), [session]);
+  useEffect(() => session.setComposerOptions({ drafts: config.drafts }), [session, config.drafts]);
   const { status, error, userId, totalUnread } = useStateStore(session.state, selectSession);
 
   // No request and no socket until the visitor opens the chat, unless this browser chatted before.
@@ -69,7 +73,8 @@ export function ConnectedWidget({ config, presentation, emit, setOpen }: Connect
   const connected = status === 'connected' || status === 'offline';
   const [picked, setPicked] = useState<ChannelRef | null>(null);
   const [panel, setPanel] = useState<ChannelPanel>('messages');
-  const ref = config.channel ?? picked;
+  // A channel opened from search replaces the configured one until the reader goes back.
+  const ref = picked ?? config.channel;
   const handle = useMemo(
     () => (connected && ref ? session.channel(ref) : null),
     [connected, session, ref?.type, ref?.id],
@@ -77,6 +82,32 @@ export function ConnectedWidget({ config, presentation, emit, setOpen }: Connect
   useEffect(() => {
     if (handle) void handle.load();
   }, [handle]);
+
+  // Search shows in place of the channel body. Opening a result switches the open channel as the
+  // channel list does; a message result then jumps to its message once the channel is loaded.
+  const [searching, setSearching] = useState(false);
+  const [searchFocus, setSearchFocus] = useState(0);
+  const [jump, setJump] = useState<{ cid: string; messageId: string } | null>(null);
+  const search = useMemo(() => (connected && userId ? createSearch(session.client, userId) : null), [connected, session, userId]);
+  useEffect(() => {
+    if (!handle || !jump || handle.cid !== jump.cid) return;
+    setJump(null);
+    void handle.load().then(() => handle.jumpTo(jump.messageId));
+  }, [handle, jump]);
+  const openFromSearch = (next: ChannelRef, messageId?: string) => {
+    const configured = config.channel?.type === next.type && config.channel.id === next.id;
+    setPicked(configured ? null : next);
+    setPanel('messages');
+    setSearching(false);
+    if (messageId) setJump({ cid: `${next.type}:${next.id}`, messageId });
+  };
+  // Ctrl+K / Cmd+K anywhere in the panel opens search, or gives its query box the focus again.
+  const onPanelKey = (event: KeyboardEvent<HTMLElement>) => {
+    if (!search || event.key.toLowerCase() !== 'k' || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+    event.preventDefault();
+    setSearching(true);
+    setSearchFocus((n) => n + 1);
+  };
   const channel = useStateStore(handle?.state ?? NO_CHANNEL, selectSummary);
   useEffect(() => {
     if (channel.error) reportError(channel.error);
@@ -121,6 +152,18 @@ export function ConnectedWidget({ config, presentation, emit, setOpen }: Connect
     );
   } else if (!connected || !userId) {
     body = <StatusView tone="info" title="Connecting…" />;
+  } else if (searching && search) {
+    body = (
+      <SearchView
+        search={search}
+        client={session.client}
+        ownUserId={userId}
+        focusKey={searchFocus}
+        onOpenChannel={(next) => openFromSearch(next)}
+        onOpenMessage={openFromSearch}
+        onClose={() => setSearching(false)}
+      />
+    );
   } else if (!handle) {
     body = <ChannelList client={session.client} userId={userId} onPick={setPicked} />;
   } else {
@@ -137,7 +180,7 @@ export function ConnectedWidget({ config, presentation, emit, setOpen }: Connect
   }
 
   const toggle = (which: ChannelPanel) => setPanel(panel === which ? 'messages' : which);
-  const actions = handle && channel.status === 'ready' && (
+  const channelActions = !searching && handle && channel.status === 'ready' && (
     <>
       <button type="button" className="icon-button" part="threads-button" aria-label="Threads" aria-pressed={panel === 'threads'} onClick={() => toggle('threads')}>
         <ThreadsIcon />
@@ -150,24 +193,38 @@ export function ConnectedWidget({ config, presentation, emit, setOpen }: Connect
       </button>
     </>
   );
-  const title = config.channel || picked ? channel.name || 'Chat' : 'Conversations';
-  const subtitle = handle && channel.status === 'ready' ? `${channel.watcherCount} online` : undefined;
-  return (
-    <Frame
-      {...presentation}
-      setOpen={setOpen}
-      unread={unread}
-      title={title}
-      subtitle={subtitle}
-      onBack={picked && !config.channel ? () => setPicked(null) : undefined}
-      actions={actions}
-    >
-      {status === 'offline' && (
-        <p className="banner" part="offline-banner" role="status">
-          You are offline. The chat reconnects when the network is back.
-        </p>
+  const actions = (
+    <>
+      {search && (
+        <button type="button" className="icon-button" part="search-button" aria-label="Search" aria-keyshortcuts="Control+K Meta+K" aria-pressed={searching} onClick={() => setSearching(!searching)}>
+          <SearchIcon />
+        </button>
       )}
-      {body}
-    </Frame>
+      {channelActions}
+    </>
+  );
+  const title = searching ? 'Search' : config.channel || picked ? channel.name || 'Chat' : 'Conversations';
+  const subtitle = !searching && handle && channel.status === 'ready' ? `${channel.watcherCount} online` : undefined;
+  return (
+    <ChatClientContext.Provider value={session.client}>
+      <Frame
+        {...presentation}
+        setOpen={setOpen}
+        unread={unread}
+        title={title}
+        subtitle={subtitle}
+        onBack={searching ? () => setSearching(false) : picked ? () => setPicked(null) : undefined}
+        backLabel={searching ? 'Close search' : config.channel ? 'Back to the chat' : 'Back to conversations'}
+        actions={actions}
+        onKeyDown={onPanelKey}
+      >
+        {status === 'offline' && (
+          <p className="banner" part="offline-banner" role="status">
+            You are offline. The chat reconnects when the network is back.
+          </p>
+        )}
+        {body}
+      </Frame>
+    </ChatClientContext.Provider>
   );
 }

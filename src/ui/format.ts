@@ -14,3 +14,40 @@ export function initial(name: string): string {
 export function displayName(user: { id: string; name?: string } | undefined | null): string {
   return user?.name || user?.id || 'Someone';
 }
+
+const UNITS = ['bytes', 'KB', 'MB', 'GB'];
+
+/** A file size as people read it: 512 bytes, 1.4 MB. */
+export function formatBytes(size: number | string | undefined): string {
+  const bytes = Number(size);
+  if (size === undefined || size === '' || !Number.isFinite(bytes) || bytes < 0) return '';
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${unit === 0 ? value : value.toFixed(value < 10 ? 1 : 0)} ${UNITS[unit]}`;
+}
+
+const parseUrl = (url: string | undefined) => {
+  try {
+    return new URL(url ?? '');
+  } catch {
+    return null;
+  }
+};
+
+/** Only web addresses (and the browser's own blob: previews) may become a link or a source. */
+export function safeUrl(url: string | undefined, allowBlob = false): string | undefined {
+  const parsed = parseUrl(url);
+  return (parsed && /^https?:$/.test(parsed.protocol)) || (allowBlob && parsed?.protocol === 'blob:') ? parsed?.href : undefined;
+}
+
+/** For pictures from other sites (link previews): one that does not load is left out, not shown broken. */
+export const hideBroken = (event: { currentTarget: HTMLElement }) => {
+  event.currentTarget.style.display = 'none';
+};
+
+/** The host a link points to, for naming it ("example.com"). */
+export const hostOf = (url: string) => parseUrl(url)?.host ?? url;

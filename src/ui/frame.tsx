@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { KeyboardEvent, ReactNode } from 'react';
 import type { Presentation } from '../element/attributes';
 import { Launcher } from './launcher';
 import { PanelHeader } from './panel-header';
@@ -9,12 +9,15 @@ interface FrameProps extends Presentation {
   title: string;
   subtitle?: string;
   onBack?: () => void;
+  backLabel?: string;
   actions?: ReactNode;
+  /** Keys pressed anywhere in the panel (shortcuts such as Ctrl+K). */
+  onKeyDown?: (event: KeyboardEvent<HTMLElement>) => void;
   children: ReactNode;
 }
 
 /** The chrome around every state: the floating launcher and panel, or the inline panel. */
-export function Frame({ mode, open, setOpen, unread, title, subtitle, onBack, actions, children }: FrameProps) {
+export function Frame({ mode, open, setOpen, unread, title, subtitle, onBack, backLabel, actions, onKeyDown, children }: FrameProps) {
   const bubble = mode === 'bubble';
   return (
     <>
@@ -25,10 +28,11 @@ export function Frame({ mode, open, setOpen, unread, title, subtitle, onBack, ac
           role={bubble ? 'dialog' : 'region'}
           aria-label={title}
           onKeyDown={(event) => {
-            if (bubble && event.key === 'Escape') setOpen(false);
+            onKeyDown?.(event);
+            if (bubble && event.key === 'Escape' && !event.defaultPrevented) setOpen(false);
           }}
         >
-          <PanelHeader title={title} subtitle={subtitle} onBack={onBack} actions={actions} onClose={bubble ? () => setOpen(false) : undefined} />
+          <PanelHeader title={title} subtitle={subtitle} onBack={onBack} backLabel={backLabel} actions={actions} onClose={bubble ? () => setOpen(false) : undefined} />
           <div className="panel-body">{children}</div>
         </section>
       )}

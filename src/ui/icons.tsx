@@ -73,3 +73,9 @@ export const PushpinIcon = () => (
     <path {...stroke} d="M9 4h6l-1 6 3 3H7l3-3-1-6zM12 13v7" />
   </svg>
 );
+
+export const SearchIcon = () => (
+  <svg {...svg}>
+    <path {...stroke} d="M11 18a7 7 0 1 0 0-14 7 7 0 0 0 0 14zM20 20l-4-4" />
+  </svg>
+);

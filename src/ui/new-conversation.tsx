@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { StreamChat, UserResponse } from 'stream-chat';
 import type { ChannelRef } from '../element/attributes';
+import { openDirectConversation } from '../session/direct-conversation';
 import { describeApiError } from '../session/session-error';
 import { displayName, initial } from './format';
 
@@ -35,9 +36,7 @@ export function NewConversation({ client, userId, onStarted, onCancel, onError }
 
   const start = async (other: UserResponse) => {
     try {
-      const channel = client.channel('messaging', { members: [userId, other.id] });
-      await channel.watch();
-      onStarted({ type: channel.type, id: channel.id as string });
+      onStarted(await openDirectConversation(client, userId, other.id));
     } catch (error) {
       onError(`The conversation could not be started: ${describeApiError(error).text}.`);
     }

@@ -5,16 +5,18 @@ interface PanelHeaderProps {
   title: string;
   subtitle?: string;
   onBack?: () => void;
+  /** What the back button returns to, for its accessible name. */
+  backLabel?: string;
   onClose?: () => void;
   /** Buttons for the open channel (members, threads). */
   actions?: ReactNode;
 }
 
-export function PanelHeader({ title, subtitle, onBack, onClose, actions }: PanelHeaderProps) {
+export function PanelHeader({ title, subtitle, onBack, backLabel = 'Back', onClose, actions }: PanelHeaderProps) {
   return (
     <header className="header" part="header">
       {onBack && (
-        <button type="button" className="icon-button" part="back-button" aria-label="Back to conversations" onClick={onBack}>
+        <button type="button" className="icon-button" part="back-button" aria-label={backLabel} onClick={onBack}>
           <BackIcon />
         </button>
       )}

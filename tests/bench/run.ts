@@ -7,6 +7,7 @@ import channelView from './channel-view';
 import fanout from './fanout';
 import hostPage from './host-page';
 import idAround from './id-around';
+import search from './search';
 import memory from './memory';
 import messageLatency from './message-latency';
 import openToMessage from './open-to-message';
@@ -21,6 +22,7 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
   ['memory', memory],
   ['channel view (long channels)', channelView],
   ['backend id_around on 1,000,000 messages', idAround],
+  ['search over 1,000,000 messages', search],
 ];
 
 /** A benchmark that has not finished by then is reported as failed and the run goes on. */

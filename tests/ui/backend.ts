@@ -3,7 +3,7 @@ import { afterAll, beforeAll, vi } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server/index';
 
 export const API_KEY = 'ui-key';
-const API_SECRET = 'ui-secret-long-enough-for-hs256-signing';
+export const API_SECRET = 'ui-secret-long-enough-for-hs256-signing';
 
 /** Starts the real local backend in-process for a test file (seeded, in memory). */
 export function useBackend() {

@@ -32,7 +32,7 @@ async function openAsAlice(tokenPath: string) {
 const messageWith = (el: ChatWidgetElement, text: string) =>
   waitFor(
     () => {
-      const found = [...(el.shadowRoot?.querySelectorAll<HTMLElement>('[data-message-id]') ?? [])].findLast((m) => m.textContent?.includes(text));
+      const found = [...(el.shadowRoot?.querySelectorAll<HTMLElement>('[data-message-id]') ?? [])].reverse().find((m) => m.textContent?.includes(text));
       if (!found) throw new Error(`no message with "${text}"`);
       return found;
     },

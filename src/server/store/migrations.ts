@@ -282,6 +282,30 @@ export const migrations: Migration[] = [
       ) WITHOUT ROWID;
     `);
   },
+  // 4 (issue 5, search): the full-text index of message text. It holds no copy of the text
+  // (content=messages) and is kept in step by triggers, so every code path that sends, edits,
+  // hard-deletes or cascades messages updates it. unicode61 with remove_diacritics 2 folds case
+  // and accents ("Café" finds "cafe"); the 1- to 3-character prefix indexes keep the prefix
+  // queries of someone still typing from merging every term that starts alike.
+  (db) => {
+    db.exec(`
+      CREATE VIRTUAL TABLE message_search USING fts5(
+        text, content = 'messages', content_rowid = 'seq',
+        tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3'
+      );
+      CREATE TRIGGER message_search_insert AFTER INSERT ON messages BEGIN
+        INSERT INTO message_search (rowid, text) VALUES (new.seq, new.text);
+      END;
+      CREATE TRIGGER message_search_delete AFTER DELETE ON messages BEGIN
+        INSERT INTO message_search (message_search, rowid, text) VALUES ('delete', old.seq, old.text);
+      END;
+      CREATE TRIGGER message_search_update AFTER UPDATE OF text ON messages BEGIN
+        INSERT INTO message_search (message_search, rowid, text) VALUES ('delete', old.seq, old.text);
+        INSERT INTO message_search (rowid, text) VALUES (new.seq, new.text);
+      END;
+      INSERT INTO message_search (message_search) VALUES ('rebuild');
+    `);
+  },
 ];
 
 export function migrate(db: Database): void {

@@ -16,6 +16,7 @@ import { createPollStore } from './polls';
 import { createReactionStore } from './reactions';
 import { createReadStore } from './reads';
 import { createReminderStore } from './reminders';
+import { createSearchStore } from './search';
 import { createThreadStore } from './threads';
 import { createUserStore } from './users';
 
@@ -41,6 +42,7 @@ export function openStore(path: string) {
     mutes: createMuteStore(db),
     flags: createFlagStore(db),
     reminders: createReminderStore(db),
+    search: createSearchStore(db),
     /** Runs fn in one transaction: all its writes land together or not at all. */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     close: () => db.close(),

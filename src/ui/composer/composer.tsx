@@ -1,9 +1,16 @@
-import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
-import type { MessageComposer, MessageComposerConfig, MessageComposerState, TextComposerState } from 'stream-chat';
+import { useEffect, useId, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import type { AttachmentManagerState, MessageComposer, MessageComposerConfig, MessageComposerState, TextComposerState } from 'stream-chat';
 import type { SendResult } from '../../session/channel-handle';
 import { useStateStore } from '../../session/use-state-store';
 import { displayName } from '../format';
 import { CloseIcon, SendIcon } from '../icons';
+import { addFiles, useFileDrop } from './attachment-input';
+import { AttachmentPreviews } from './attachment-previews';
+import { ComposerMenu, type ComposerTool } from './composer-menu';
+import { LinkPreviews } from './link-previews';
+import { LocationForm } from './location-form';
+import { Notifications } from './notifications';
+import { PollForm } from './poll-form';
 import { SuggestionList } from './suggestion-list';
 import { useSuggestions } from './use-suggestions';
 
@@ -16,7 +23,9 @@ const selectComposer = (state: MessageComposerState) => ({
   quoted: state.quotedMessage,
   editing: state.editedMessage,
   showReplyInChannel: state.showReplyInChannel,
+  pollId: state.pollId,
 });
+const selectAttachments = (state: AttachmentManagerState) => ({ attachments: state.attachments });
 
 interface ComposerProps {
   composer: MessageComposer;
@@ -35,12 +44,28 @@ interface ComposerProps {
 export function Composer({ composer, disabled, send, onSendResult, inThread = false }: ComposerProps) {
   const { text } = useStateStore(composer.textComposer.state, selectText);
   const { quoted, editing, showReplyInChannel } = useStateStore(composer.state, selectComposer);
+  // Read for what they change in the SDK's sendability (hasSendableData), below.
+  useStateStore(composer.attachmentManager.state, selectAttachments);
+  const [sheet, setSheet] = useState<'poll' | 'location' | null>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
   const { max } = useStateStore(composer.configState, selectLimit);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const listId = useId();
   const suggestions = useSuggestions(composer.textComposer);
   const remaining = typeof max === 'number' ? max - text.length : null;
   const tooLong = remaining !== null && remaining < 0;
+  const { attachmentManager } = composer;
+  // Uploads in flight still allow a try: the SDK then answers 'Wait until all attachments have uploaded'.
+  const canSend = !disabled && !tooLong && (composer.hasSendableData || attachmentManager.uploadsInProgressCount > 0);
+  const capabilities = (composer.channel.data?.own_capabilities as string[] | undefined) ?? [];
+  // Polls and locations are whole messages of their own: never in a thread or an edit.
+  const standalone = !inThread && !editing;
+  const tools: ComposerTool[] = [];
+  if (attachmentManager.hasUploadPermission) tools.push('files');
+  if (standalone && capabilities.includes('send-poll') && composer.channel.getConfig()?.polls) tools.push('poll');
+  if (standalone && composer.config.location.enabled) tools.push('location');
+  const dragging = useFileDrop(form, !disabled && tools.includes('files'), (files) => addFiles(composer, files));
 
   useEffect(() => composer.registerSubscriptions(), [composer]);
   useEffect(() => {
@@ -59,6 +84,27 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
     onSendResult(result);
   };
 
+  const choose = (tool: ComposerTool) => {
+    if (tool === 'files') fileInput.current?.click();
+    else {
+      if (tool === 'poll') composer.pollComposer.initState();
+      setSheet(tool);
+    }
+  };
+
+  const closeSheet = () => {
+    setSheet(null);
+    textarea.current?.focus();
+  };
+
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = Array.from(event.clipboardData?.files ?? []);
+    if (files.length === 0 || !tools.includes('files')) return;
+    // Pasted text (say, a copied web page) still goes into the box; a pasted image alone does not.
+    if (!event.clipboardData?.types.includes('text/plain')) event.preventDefault();
+    addFiles(composer, files);
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (suggestions.onKeyDown(event)) return;
     if (event.key === 'Escape' && editing) {
@@ -74,74 +120,103 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
   };
 
   return (
-    <form
-      className="composer"
-      part="composer"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
-    >
-      {(editing || quoted) && (
-        <div className="composer-context" part="composer-context">
-          <span className="composer-context-text">
-            {editing ? (
-              <>Editing your message · Esc to cancel</>
-            ) : (
-              <>
-                Quoting <strong>{displayName(quoted?.user)}</strong>: {quoted?.text}
-              </>
-            )}
-          </span>
-          <button
-            type="button"
-            className="icon-button small"
-            aria-label={editing ? 'Cancel editing' : 'Remove quote'}
-            onClick={() => (editing ? composer.clear() : composer.setQuotedMessage(null))}
-          >
-            <CloseIcon />
-          </button>
+    <>
+      {sheet === 'poll' && <PollForm composer={composer} onClose={closeSheet} onCreated={submit} />}
+      {sheet === 'location' && <LocationForm composer={composer} onClose={closeSheet} />}
+      {dragging && (
+        <div className="drop-overlay" part="drop-overlay" aria-hidden="true">
+          Drop files to attach them
         </div>
       )}
-      {suggestions.active && <SuggestionList active={suggestions.active} listId={listId} />}
-      <div className="composer-row">
-        <textarea
-          ref={textarea}
-          className="composer-input"
-          part="composer-input"
-          rows={1}
-          placeholder={inThread ? 'Reply in thread…' : 'Write a message…'}
-          aria-label={inThread ? 'Reply' : 'Message'}
-          value={text}
-          disabled={disabled}
-          role="combobox"
-          aria-autocomplete="list"
-          aria-expanded={Boolean(suggestions.active)}
-          aria-controls={suggestions.active ? listId : undefined}
-          aria-activedescendant={suggestions.activeOptionId(listId)}
-          aria-invalid={tooLong}
-          onChange={(event) =>
-            void composer.textComposer.handleChange({
-              text: event.currentTarget.value,
-              selection: { start: event.currentTarget.selectionStart, end: event.currentTarget.selectionEnd },
-            })
-          }
-          onKeyDown={onKeyDown}
-        />
-        <button type="submit" className="send-button" part="send-button" aria-label={editing ? 'Save' : 'Send'} disabled={disabled || !text.trim() || tooLong}>
-          <SendIcon />
-        </button>
-      </div>
-      {remaining !== null && remaining <= COUNTER_FROM_REMAINING && (
-        <p className={`char-counter${tooLong ? ' over' : ''}`} part="char-counter" aria-live="polite">
-          {tooLong ? `${-remaining} characters over the limit of ${max}` : `${remaining} characters left`}
-        </p>
-      )}
-      {inThread && (
-        <label className="reply-in-channel">
-          <input type="checkbox" checked={showReplyInChannel} onChange={() => composer.toggleShowReplyInChannel()} /> Also send to channel
-        </label>
-      )}
-    </form>
+      <form
+        ref={form}
+        className="composer"
+        part="composer"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <Notifications client={composer.client} />
+        {(editing || quoted) && (
+          <div className="composer-context" part="composer-context">
+            <span className="composer-context-text">
+              {editing ? (
+                <>Editing your message · Esc to cancel</>
+              ) : (
+                <>
+                  Quoting <strong>{displayName(quoted?.user)}</strong>: {quoted?.text}
+                </>
+              )}
+            </span>
+            <button
+              type="button"
+              className="icon-button small"
+              aria-label={editing ? 'Cancel editing' : 'Remove quote'}
+              onClick={() => (editing ? composer.clear() : composer.setQuotedMessage(null))}
+            >
+              <CloseIcon />
+            </button>
+          </div>
+        )}
+        <LinkPreviews manager={composer.linkPreviewsManager} />
+        <AttachmentPreviews manager={attachmentManager} />
+        {suggestions.active && <SuggestionList active={suggestions.active} listId={listId} />}
+        <div className="composer-row">
+          <ComposerMenu tools={tools} disabled={disabled} onChoose={choose} />
+          {tools.includes('files') && (
+            <input
+              ref={fileInput}
+              type="file"
+              multiple
+              hidden
+              part="file-input"
+              aria-label="Attach files"
+              onChange={(event) => {
+                addFiles(composer, Array.from(event.currentTarget.files ?? []));
+                event.currentTarget.value = '';
+              }}
+            />
+          )}
+          <textarea
+            ref={textarea}
+            className="composer-input"
+            part="composer-input"
+            rows={1}
+            placeholder={inThread ? 'Reply in thread…' : 'Write a message…'}
+            aria-label={inThread ? 'Reply' : 'Message'}
+            value={text}
+            disabled={disabled}
+            role="combobox"
+            aria-autocomplete="list"
+            aria-expanded={Boolean(suggestions.active)}
+            aria-controls={suggestions.active ? listId : undefined}
+            aria-activedescendant={suggestions.activeOptionId(listId)}
+            aria-invalid={tooLong}
+            onChange={(event) =>
+              void composer.textComposer.handleChange({
+                text: event.currentTarget.value,
+                selection: { start: event.currentTarget.selectionStart, end: event.currentTarget.selectionEnd },
+              })
+            }
+            onKeyDown={onKeyDown}
+            onPaste={onPaste}
+          />
+          <button type="submit" className="send-button" part="send-button" aria-label={editing ? 'Save' : 'Send'} disabled={!canSend}>
+            <SendIcon />
+          </button>
+        </div>
+        {remaining !== null && remaining <= COUNTER_FROM_REMAINING && (
+          <p className={`char-counter${tooLong ? ' over' : ''}`} part="char-counter" aria-live="polite">
+            {tooLong ? `${-remaining} characters over the limit of ${max}` : `${remaining} characters left`}
+          </p>
+        )}
+        {inThread && (
+          <label className="reply-in-channel">
+            <input type="checkbox" checked={showReplyInChannel} onChange={() => composer.toggleShowReplyInChannel()} /> Also send to channel
+          </label>
+        )}
+      </form>
+    </>
   );
 }

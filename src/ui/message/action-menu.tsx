@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { ACTION_LABELS, type MessageActionId } from '../../session/message-actions';
 import { REACTIONS } from './reactions';
 
@@ -20,9 +20,13 @@ export function ActionMenu({ actions, canReact, onAction, onReact }: ActionMenuP
   const trigger = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
 
+  // Focus moves into the menu in the same frame it opens, so the next key lands there.
+  useLayoutEffect(() => {
+    if (open) menu.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+  }, [open]);
+
   useEffect(() => {
     if (!open) return;
-    menu.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
     const closeOnOutside = (event: PointerEvent) => {
       if (!event.composedPath().includes(menu.current as EventTarget) && !event.composedPath().includes(trigger.current as EventTarget)) {
         setOpen(false);
@@ -38,7 +42,9 @@ export function ActionMenu({ actions, canReact, onAction, onReact }: ActionMenuP
     trigger.current?.focus();
   };
 
+  // On the wrapper, so keys pressed while focus is still on the trigger are the menu's too.
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (!open) return;
     const items = [...(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
     const index = items.indexOf(event.target as HTMLElement);
     const focus = (i: number) => items[(i + items.length) % items.length]?.focus();
@@ -64,7 +70,7 @@ export function ActionMenu({ actions, canReact, onAction, onReact }: ActionMenuP
 
   if (actions.length === 0 && !canReact) return null;
   return (
-    <div className="action-menu">
+    <div className="action-menu" onKeyDown={onKeyDown}>
       <button
         ref={trigger}
         type="button"
@@ -78,7 +84,7 @@ export function ActionMenu({ actions, canReact, onAction, onReact }: ActionMenuP
         ⋯
       </button>
       {open && (
-        <div ref={menu} className="menu" part="message-actions" role="menu" aria-label="Message actions" onKeyDown={onKeyDown}>
+        <div ref={menu} className="menu" part="message-actions" role="menu" aria-label="Message actions">
           {canReact && (
             <div className="menu-reactions" role="group" aria-label="React">
               {Object.entries(REACTIONS).map(([type, emoji]) => (

@@ -5,6 +5,7 @@ import { describeApiError } from '../../session/session-error';
 import { displayName, formatTime, initial } from '../format';
 import { PushpinIcon } from '../icons';
 import { ActionMenu } from './action-menu';
+import { hasExtras, MessageExtras } from './message-extras';
 import { MessageText } from './message-text';
 import { Reactions } from './reactions';
 
@@ -74,6 +75,9 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
     );
   }
   const deleted = message.type === 'deleted' || Boolean(message.deleted_at);
+  // A poll, a location or files alone need no empty text bubble above them.
+  const extras = !deleted && hasExtras(message);
+  const showBubble = !extras || Boolean(message.text || message.quoted_message) || message.type !== 'regular';
   const actions = availableActions(message, ownUserId, capabilities);
   const canReact = !deleted && capabilities.includes('send-reaction') && message.status !== 'failed';
   const classes = ['message', own && 'own', continued && 'continued', highlighted && 'highlighted', message.pinned && 'pinned'];
@@ -95,15 +99,20 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
           </span>
         )}
         <div className="bubble-row">
-          <div className={`bubble${message.type === 'error' ? ' bubble-error' : ''}${message.type === 'ephemeral' ? ' bubble-ephemeral' : ''}`}>
-            <Quoted message={message} onJumpTo={props.onJumpTo} />
-            {deleted ? (
-              <em className="message-deleted">This message was deleted</em>
-            ) : (
-              <MessageText text={message.text ?? ''} mentioned={message.mentioned_users} />
+          <div className="message-content">
+            {showBubble && (
+              <div className={`bubble${message.type === 'error' ? ' bubble-error' : ''}${message.type === 'ephemeral' ? ' bubble-ephemeral' : ''}`}>
+                <Quoted message={message} onJumpTo={props.onJumpTo} />
+                {deleted ? (
+                  <em className="message-deleted">This message was deleted</em>
+                ) : (
+                  <MessageText text={message.text ?? ''} mentioned={message.mentioned_users} />
+                )}
+                {message.message_text_updated_at && !deleted && <span className="message-edited">(edited)</span>}
+                {message.type === 'ephemeral' && <span className="message-edited">Only visible to you</span>}
+              </div>
             )}
-            {message.message_text_updated_at && !deleted && <span className="message-edited">(edited)</span>}
-            {message.type === 'ephemeral' && <span className="message-edited">Only visible to you</span>}
+            {extras && <MessageExtras message={message} own={own} canVote={capabilities.includes('cast-poll-vote')} />}
           </div>
           {!deleted && (
             <ActionMenu

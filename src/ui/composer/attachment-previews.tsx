@@ -1,0 +1,78 @@
+import type { AttachmentManager, AttachmentManagerState, LocalAttachment, LocalUploadAttachment } from 'stream-chat';
+import { isLocalUploadAttachment } from 'stream-chat';
+import { useStateStore } from '../../session/use-state-store';
+import { formatBytes, safeUrl } from '../format';
+import { CloseIcon, FileIcon } from '../icons';
+import { blockedReason } from './notifications';
+
+const selectAttachments = (state: AttachmentManagerState) => ({ attachments: state.attachments });
+
+const attachmentName = (attachment: LocalAttachment) =>
+  attachment.title || attachment.fallback || (isLocalUploadAttachment(attachment) ? attachment.localMetadata.file.name : '') || 'Attachment';
+
+/** What the SDK says about one attachment's upload, in words. */
+function statusText(attachment: LocalAttachment): string {
+  const meta = attachment.localMetadata as Partial<LocalUploadAttachment['localMetadata']>;
+  const progress = meta.uploadConfirmationPending || meta.uploadProgress === undefined ? '' : ` ${meta.uploadProgress}%`;
+  return {
+    pending: 'Waiting to upload…',
+    uploading: `Uploading${progress}…`,
+    failed: 'Upload failed',
+    blocked: `Not uploaded: ${blockedReason(meta.uploadPermissionCheck?.reason) ?? 'not accepted here'}`,
+    finished: '',
+  }[meta.uploadState ?? 'finished'] || formatBytes(attachment.file_size);
+}
+
+function Thumbnail({ attachment }: { attachment: LocalAttachment }) {
+  const preview = (attachment.localMetadata as Partial<LocalUploadAttachment['localMetadata']>).previewUri;
+  const src = attachment.type === 'image' ? safeUrl(preview, true) ?? safeUrl(attachment.image_url) : undefined;
+  if (src) return <img className="attachment-thumb" src={src} alt="" width={40} height={40} />;
+  return (
+    <span className="attachment-thumb file" aria-hidden="true">
+      <FileIcon />
+    </span>
+  );
+}
+
+/**
+ * The files attached to what is being written, each with the upload state the SDK's attachment
+ * manager gives it: waiting, uploading (with progress), ready, failed (retry) or blocked by the
+ * app's upload settings (with the reason). Each can be removed, which also cancels its upload.
+ */
+export function AttachmentPreviews({ manager }: { manager: AttachmentManager }) {
+  const { attachments } = useStateStore(manager.state, selectAttachments);
+  if (attachments.length === 0) return null;
+  return (
+    <ul className="attachment-previews" part="attachment-previews" aria-label="Attachments">
+      {attachments.map((attachment) => {
+        const state = isLocalUploadAttachment(attachment) ? attachment.localMetadata.uploadState : 'finished';
+        const name = attachmentName(attachment);
+        return (
+          <li key={attachment.localMetadata.id} className="attachment-preview" part="attachment-preview" data-state={state}>
+            <Thumbnail attachment={attachment} />
+            <span className="attachment-info">
+              <span className="attachment-name">{name}</span>
+              <span className={`attachment-status${state === 'failed' || state === 'blocked' ? ' failed' : ''}`}>
+                {statusText(attachment)}
+                {state === 'uploading' && <progress className="upload-progress" max={100} value={(attachment.localMetadata as { uploadProgress?: number }).uploadProgress} />}
+              </span>
+            </span>
+            {state === 'failed' && isLocalUploadAttachment(attachment) && (
+              <button type="button" className="link-button" onClick={() => void manager.uploadAttachment(attachment)}>
+                Retry
+              </button>
+            )}
+            <button
+              type="button"
+              className="icon-button small"
+              aria-label={`Remove ${name}`}
+              onClick={() => manager.removeAttachments([attachment.localMetadata.id])}
+            >
+              <CloseIcon />
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,80 @@
+import type { Attachment } from 'stream-chat';
+import { formatBytes, hideBroken, hostOf, safeUrl } from '../format';
+import { FileIcon } from '../icons';
+
+// Media boxes are sized from the attachment's own numbers before anything loads, so the list
+// never jumps (and the windowed list's measured row heights stay true).
+const MAX = 240;
+
+function fitBox(width: unknown, height: unknown): { width: number; height: number } {
+  const w = Number(width);
+  const h = Number(height);
+  if (!(w > 0 && h > 0)) return { width: MAX, height: 160 };
+  const scale = Math.min(1, MAX / w, MAX / h);
+  return { width: Math.max(1, Math.round(w * scale)), height: Math.max(1, Math.round(h * scale)) };
+}
+
+const minutes = (seconds = 0) => `${Math.floor(seconds / 60)}:${String(Math.round(seconds % 60)).padStart(2, '0')}`;
+
+const NEW_TAB = { target: '_blank', rel: 'noopener noreferrer nofollow ugc' } as const;
+
+function One({ attachment: a }: { attachment: Attachment }) {
+  const asset = safeUrl(a.asset_url);
+  const image = safeUrl(a.image_url) ?? safeUrl(a.thumb_url);
+  const size = fitBox(a.original_width, a.original_height);
+  const name = a.title || a.fallback;
+  if (a.og_scrape_url || a.title_link) {
+    const href = safeUrl(a.title_link) ?? safeUrl(a.og_scrape_url);
+    return href ? (
+      <a className="link-card" part="link-card" href={href} {...NEW_TAB}>
+        {image && <img className="link-card-image" src={image} alt="" width={MAX} height={120} loading="lazy" onError={hideBroken} />}
+        <span className="link-card-body">
+          <span className="link-card-site">{a.author_name || hostOf(href)}</span>
+          {a.title && <span className="link-card-title">{a.title}</span>}
+          {a.text && <span className="link-card-text">{a.text}</span>}
+        </span>
+      </a>
+    ) : null;
+  }
+  if (a.type === 'video' && asset) return <video className="attachment-video" part="video-attachment" src={asset} controls preload="metadata" {...size} />;
+  if ((a.type === 'audio' || a.type === 'voiceRecording') && asset) {
+    const audio = a.type === 'audio';
+    return (
+      <div className="attachment-audio" part={audio ? 'audio-attachment' : 'voice-attachment'}>
+        <span className="attachment-audio-title">{audio ? name || 'Audio' : `Voice message ${minutes(a.duration)}`}</span>
+        <audio src={asset} controls preload="none" />
+      </div>
+    );
+  }
+  if (a.type === 'image' && image) {
+    return (
+      <a className="attachment-image-link" href={image} {...NEW_TAB} aria-label={`Open ${name || 'image'}`}>
+        <img className="attachment-image" part="image-attachment" src={image} alt={name || 'Image'} {...size} loading="lazy" decoding="async" />
+      </a>
+    );
+  }
+  const url = asset ?? image;
+  return url ? (
+    <a className="file-card" part="file-attachment" href={url} download={name || 'file'} {...NEW_TAB}>
+      <span className="file-card-icon" aria-hidden="true">
+        <FileIcon />
+      </span>
+      <span className="file-card-text">
+        <span className="file-card-name">{name || 'File'}</span>
+        <span className="file-card-size">{[formatBytes(a.file_size), 'Download'].filter(Boolean).join(' · ')}</span>
+      </span>
+    </a>
+  ) : null;
+}
+
+/** A message's attachments: images, video, audio, voice recordings, files and link cards. */
+export function MessageAttachments({ attachments }: { attachments: Attachment[] | undefined }) {
+  if (!attachments?.length) return null;
+  return (
+    <div className="attachments" part="attachments">
+      {attachments.map((attachment, index) => (
+        <One key={index} attachment={attachment} />
+      ))}
+    </div>
+  );
+}

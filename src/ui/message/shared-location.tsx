@@ -1,0 +1,70 @@
+import { useEffect, useState } from 'react';
+import type { SharedLocationResponse } from 'stream-chat';
+import { errorDetail } from '../../session/session-error';
+import { useChatClient } from '../chat-client';
+import { formatTime } from '../format';
+import { PinIcon } from '../icons';
+
+// setTimeout cannot wait longer than this (about 24.8 days).
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+const mapLink = (latitude: number, longitude: number) =>
+  `https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=16/${latitude}/${longitude}`;
+
+/**
+ * A shared location: the coordinates and a link to open them on a map (no map tiles, so it
+ * works offline). A live one says until when, follows the sharer's updates (each one a
+ * message.updated), and lets its sharer stop it.
+ */
+export function SharedLocation({ location, own }: { location: SharedLocationResponse; own: boolean }) {
+  const client = useChatClient();
+  const [now, setNow] = useState(() => Date.now());
+  const [error, setError] = useState<string | null>(null);
+  const end = location.end_at ? new Date(location.end_at).getTime() : null;
+  const live = end !== null && end > now;
+  // Re-render when the share ends, so "live until" goes away on time.
+  useEffect(() => {
+    if (!live || end === null) return;
+    const timer = setTimeout(() => setNow(Date.now()), Math.min(end - Date.now() + 50, MAX_TIMER_MS));
+    return () => clearTimeout(timer);
+  }, [live, end]);
+
+  const { latitude, longitude } = location;
+  const stop = () => {
+    if (!client) return;
+    const [type = '', id = ''] = location.channel_cid.split(':');
+    setError(null);
+    client
+      .channel(type, id)
+      .stopLiveLocationSharing({ message_id: location.message_id, created_by_device_id: location.created_by_device_id })
+      .catch((failure: unknown) => setError(`Sharing did not stop: ${errorDetail(failure)}.`));
+  };
+
+  return (
+    <div className="location-card" part="shared-location" data-live={live}>
+      <span className="location-title">
+        <PinIcon />
+        {end === null ? 'Location' : live ? 'Live location' : 'Live location (ended)'}
+      </span>
+      <span className="location-coords">
+        {latitude.toFixed(5)}, {longitude.toFixed(5)}
+      </span>
+      {live && <span className="location-live">Live until {formatTime(new Date(end))}</span>}
+      <span className="location-actions">
+        <a href={mapLink(latitude, longitude)} target="_blank" rel="noopener noreferrer">
+          Open in map
+        </a>
+        {live && own && (
+          <button type="button" className="link-button" part="stop-location-button" onClick={stop}>
+            Stop sharing
+          </button>
+        )}
+      </span>
+      {error && (
+        <span className="field-error" role="alert">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
