@@ -1,4 +1,9 @@
-import type { AttachmentPostUploadMiddleware, MessageComposer } from 'stream-chat';
+import {
+  createCommandInjectionMiddleware,
+  createDraftCommandInjectionMiddleware,
+  type AttachmentPostUploadMiddleware,
+  type MessageComposer,
+} from 'stream-chat';
 
 /** What the element lets a site choose about every composer on the page. */
 export interface ComposerOptions {
@@ -66,6 +71,18 @@ export function setupComposer(composer: MessageComposer, options: ComposerOption
   composer.attachmentManager.postUploadMiddlewareExecutor.insert({
     middleware: [keepImageSize],
     position: { after: ENRICHMENT },
+    unique: true,
+  });
+  // A chosen slash command lives in the text composer's state, apart from the text; these SDK
+  // middlewares (installed by the UI layer, as stream-chat-react does) put `/name` back in front.
+  composer.compositionMiddlewareExecutor.insert({
+    middleware: [createCommandInjectionMiddleware(composer)],
+    position: { after: 'stream-io/message-composer-middleware/attachments' },
+    unique: true,
+  });
+  composer.draftCompositionMiddlewareExecutor.insert({
+    middleware: [createDraftCommandInjectionMiddleware(composer)],
+    position: { after: 'stream-io/message-composer-middleware/draft-attachments' },
     unique: true,
   });
   const stopDrafts = options.drafts ? saveDraftsOnChange(composer) : undefined;

@@ -398,4 +398,6 @@ export const widgetStyles = /* css */ `
 .location-live { font-size: 12px; color: #16803f; font-weight: 600; }
 .location-actions { font-size: 12px; gap: 12px; }
 .location-actions a { color: var(--cw-accent); font-weight: 600; }
+.command-chip { flex: none; align-self: center; display: inline-flex; align-items: center; gap: 2px; padding: 2px 4px 2px 8px; border-radius: 12px; background: var(--cw-accent); color: var(--cw-accent-text); font-size: 12px; font-weight: 650; }
+.command-chip button { border: 0; background: none; color: inherit; cursor: pointer; font-size: 14px; line-height: 1; padding: 0 4px; }
 `;

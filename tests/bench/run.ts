@@ -4,6 +4,7 @@
 import { cpus, loadavg } from 'node:os';
 import bundleSize from './bundle-size';
 import channelView from './channel-view';
+import composerKeystroke from './composer-keystroke';
 import fanout from './fanout';
 import hostPage from './host-page';
 import idAround from './id-around';
@@ -23,6 +24,7 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
   ['channel view (long channels)', channelView],
   ['backend id_around on 1,000,000 messages', idAround],
   ['search over 1,000,000 messages', search],
+  ['composer keystroke with 10,000 users', composerKeystroke],
 ];
 
 /** A benchmark that has not finished by then is reported as failed and the run goes on. */

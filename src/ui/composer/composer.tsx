@@ -14,7 +14,7 @@ import { PollForm } from './poll-form';
 import { SuggestionList } from './suggestion-list';
 import { useSuggestions } from './use-suggestions';
 
-const selectText = (state: TextComposerState) => ({ text: state.text });
+const selectText = (state: TextComposerState) => ({ text: state.text, command: state.command });
 const selectLimit = (config: MessageComposerConfig) => ({ max: config.text.maxLengthOnSend });
 // The counter appears when this few characters are left.
 const COUNTER_FROM_REMAINING = 200;
@@ -42,7 +42,7 @@ interface ComposerProps {
  * state and forwards input. Enter sends, Shift+Enter adds a line, Esc cancels an edit.
  */
 export function Composer({ composer, disabled, send, onSendResult, inThread = false }: ComposerProps) {
-  const { text } = useStateStore(composer.textComposer.state, selectText);
+  const { text, command } = useStateStore(composer.textComposer.state, selectText);
   const { quoted, editing, showReplyInChannel } = useStateStore(composer.state, selectComposer);
   // Read for what they change in the SDK's sendability (hasSendableData), below.
   useStateStore(composer.attachmentManager.state, selectAttachments);
@@ -107,6 +107,10 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (suggestions.onKeyDown(event)) return;
+    if (event.key === 'Backspace' && command && !event.currentTarget.value) {
+      composer.textComposer.clearCommand();
+      return;
+    }
     if (event.key === 'Escape' && editing) {
       event.preventDefault();
       event.stopPropagation();
@@ -178,12 +182,21 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
               }}
             />
           )}
+          {command && (
+            // A chosen command lives in the SDK's state, not in the text: show it as a chip.
+            <span className="command-chip" part="command-chip">
+              /{command.name}
+              <button type="button" aria-label={`Remove /${command.name}`} onClick={() => composer.textComposer.clearCommand()}>
+                ×
+              </button>
+            </span>
+          )}
           <textarea
             ref={textarea}
             className="composer-input"
             part="composer-input"
             rows={1}
-            placeholder={inThread ? 'Reply in thread…' : 'Write a message…'}
+            placeholder={command ? command.args || command.description || '' : inThread ? 'Reply in thread…' : 'Write a message…'}
             aria-label={inThread ? 'Reply' : 'Message'}
             value={text}
             disabled={disabled}

@@ -109,7 +109,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
                   <MessageText text={message.text ?? ''} mentioned={message.mentioned_users} />
                 )}
                 {message.message_text_updated_at && !deleted && <span className="message-edited">(edited)</span>}
-                {message.type === 'ephemeral' && <span className="message-edited">Only visible to you</span>}
+                {(message.type === 'ephemeral' || message.type === 'error') && <span className="message-edited">Only visible to you</span>}
               </div>
             )}
             {extras && <MessageExtras message={message} own={own} canVote={capabilities.includes('cast-poll-vote')} />}

@@ -1,0 +1,60 @@
+import { fireEvent, waitFor } from '@testing-library/preact';
+import { describe, expect, it } from 'vitest';
+import { mount, part, waitForEvent } from '../element/helpers';
+import { API_KEY, stubTokenEndpoint, tokenFor, useBackend } from './backend';
+
+const backend = useBackend();
+
+async function openComposer(tokenPath: string) {
+  stubTokenEndpoint({ token: tokenFor('alice'), user: { id: 'alice', name: 'Alice Johnson' } });
+  const el = mount({ 'api-key': API_KEY, 'base-url': backend.server.url, channel: 'messaging:general', 'token-endpoint': tokenPath, open: true });
+  await waitForEvent(el, 'chat-widget-ready');
+  await waitFor(() => expect(part(el, 'composer-input')).not.toBeNull());
+  return { el, textarea: part(el, 'composer-input') as HTMLTextAreaElement };
+}
+
+function type(textarea: HTMLTextAreaElement, text: string) {
+  textarea.value = text;
+  textarea.setSelectionRange(text.length, text.length);
+  fireEvent.input(textarea);
+}
+
+const options = (el: Element & { shadowRoot: ShadowRoot | null }) =>
+  [...(el.shadowRoot?.querySelectorAll('[role="option"]') ?? [])].map((o) => o.textContent ?? '');
+
+describe('slash commands', () => {
+  it('lists the channel type\'s commands after /, narrows them as you type, and inserts the chosen one', async () => {
+    const { el, textarea } = await openComposer('/token/alice-commands');
+    type(textarea, '/');
+    await waitFor(() => expect(options(el).length).toBeGreaterThanOrEqual(5), { timeout: 5000 });
+    expect(options(el).join(' ')).toMatch(/\/giphy.*\/mute|\/mute.*\/giphy/s);
+    type(textarea, '/mu');
+    await waitFor(() => expect(options(el).map((o) => o.split('[')[0])).toEqual(['/mute', '/unmute']));
+    fireEvent.keyDown(textarea, { key: 'Tab' });
+    // The chosen command becomes a chip; the box keeps only its arguments.
+    await waitFor(() => expect(part(el, 'command-chip')?.textContent).toContain('/mute'));
+    expect(textarea.value).toBe('');
+    expect(textarea.placeholder).toBe('[@username]');
+    expect(el.shadowRoot?.querySelector('[role="listbox"]')).toBeNull();
+    fireEvent.keyDown(textarea, { key: 'Backspace' });
+    await waitFor(() => expect(part(el, 'command-chip')).toBeNull());
+  });
+
+  it('/giphy cannot reach its service offline and answers with a message only the sender sees', async () => {
+    const { el, textarea } = await openComposer('/token/alice-giphy');
+    type(textarea, '/gi');
+    await waitFor(() => expect(options(el)[0]).toMatch(/^\/giphy/), { timeout: 5000 });
+    fireEvent.keyDown(textarea, { key: 'Enter' }); // chooses the command
+    await waitFor(() => expect(part(el, 'command-chip')?.textContent).toContain('/giphy'));
+    type(textarea, 'cats');
+    await waitFor(() => expect((part(el, 'send-button') as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.keyDown(textarea, { key: 'Enter' });
+    const reply = await waitFor(() => {
+      const found = [...(el.shadowRoot?.querySelectorAll('[data-message-id]') ?? [])].find((m) => /Only visible to you/.test(m.textContent ?? ''));
+      if (!found) throw new Error('no reply for the sender yet');
+      return found;
+    }, { timeout: 5000 });
+    expect(reply.textContent).toMatch(/GIPHY is not available/);
+    expect(reply.querySelector('.bubble-error')).not.toBeNull();
+  });
+});
