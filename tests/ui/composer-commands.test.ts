@@ -1,30 +1,18 @@
 import { fireEvent, waitFor } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
-import { mount, part, waitForEvent } from '../element/helpers';
-import { API_KEY, stubTokenEndpoint, tokenFor, useBackend } from './backend';
+import { part } from '../element/helpers';
+import { useBackend } from './backend';
+import { openWidget, type } from './composer-helpers';
 
 const backend = useBackend();
 
-async function openComposer(tokenPath: string) {
-  stubTokenEndpoint({ token: tokenFor('alice'), user: { id: 'alice', name: 'Alice Johnson' } });
-  const el = mount({ 'api-key': API_KEY, 'base-url': backend.server.url, channel: 'messaging:general', 'token-endpoint': tokenPath, open: true });
-  await waitForEvent(el, 'chat-widget-ready');
-  await waitFor(() => expect(part(el, 'composer-input')).not.toBeNull());
-  return { el, textarea: part(el, 'composer-input') as HTMLTextAreaElement };
-}
-
-function type(textarea: HTMLTextAreaElement, text: string) {
-  textarea.value = text;
-  textarea.setSelectionRange(text.length, text.length);
-  fireEvent.input(textarea);
-}
 
 const options = (el: Element & { shadowRoot: ShadowRoot | null }) =>
   [...(el.shadowRoot?.querySelectorAll('[role="option"]') ?? [])].map((o) => o.textContent ?? '');
 
 describe('slash commands', () => {
   it('lists the channel type\'s commands after /, narrows them as you type, and inserts the chosen one', async () => {
-    const { el, textarea } = await openComposer('/token/alice-commands');
+    const { el, textarea } = await openWidget(backend.server.url);
     type(textarea, '/');
     await waitFor(() => expect(options(el).length).toBeGreaterThanOrEqual(5), { timeout: 5000 });
     expect(options(el).join(' ')).toMatch(/\/giphy.*\/mute|\/mute.*\/giphy/s);
@@ -41,7 +29,7 @@ describe('slash commands', () => {
   });
 
   it('/giphy cannot reach its service offline and answers with a message only the sender sees', async () => {
-    const { el, textarea } = await openComposer('/token/alice-giphy');
+    const { el, textarea } = await openWidget(backend.server.url);
     type(textarea, '/gi');
     await waitFor(() => expect(options(el)[0]).toMatch(/^\/giphy/), { timeout: 5000 });
     fireEvent.keyDown(textarea, { key: 'Enter' }); // chooses the command

@@ -1,27 +1,15 @@
 import { fireEvent, waitFor } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
-import { mount, part, record, waitForEvent } from '../element/helpers';
-import { API_KEY, stubTokenEndpoint, tokenFor, useBackend } from './backend';
+import { part, record } from '../element/helpers';
+import { useBackend } from './backend';
+import { openWidget, type } from './composer-helpers';
 
 const backend = useBackend();
 
-async function openComposer(tokenPath: string) {
-  stubTokenEndpoint({ token: tokenFor('alice'), user: { id: 'alice', name: 'Alice Johnson' } });
-  const el = mount({ 'api-key': API_KEY, 'base-url': backend.server.url, channel: 'messaging:general', 'token-endpoint': tokenPath, open: true });
-  await waitForEvent(el, 'chat-widget-ready');
-  await waitFor(() => expect(part(el, 'composer-input')).not.toBeNull());
-  return { el, textarea: part(el, 'composer-input') as HTMLTextAreaElement };
-}
-
-function type(textarea: HTMLTextAreaElement, text: string) {
-  textarea.value = text;
-  textarea.setSelectionRange(text.length, text.length);
-  fireEvent.input(textarea);
-}
 
 describe('composer text', () => {
   it('suggests people after @, chooses with the keyboard, and sends a highlighted mention', async () => {
-    const { el, textarea } = await openComposer('/token/alice-mention');
+    const { el, textarea } = await openWidget(backend.server.url);
     type(textarea, 'Hello @bo');
     const options = await waitFor(() => {
       const found = [...(el.shadowRoot?.querySelectorAll('[role="option"]') ?? [])];
@@ -47,7 +35,7 @@ describe('composer text', () => {
   });
 
   it('closes the suggestions with Escape without clearing the text', async () => {
-    const { el, textarea } = await openComposer('/token/alice-escape');
+    const { el, textarea } = await openWidget(backend.server.url);
     type(textarea, '@ca');
     await waitFor(() => expect(el.shadowRoot?.querySelector('[part~="suggestions"]')).not.toBeNull(), { timeout: 5000 });
     fireEvent.keyDown(textarea, { key: 'Escape' });
@@ -56,7 +44,7 @@ describe('composer text', () => {
   });
 
   it('counts down near the channel limit and refuses to send over it', async () => {
-    const { el, textarea } = await openComposer('/token/alice-limit');
+    const { el, textarea } = await openWidget(backend.server.url);
     type(textarea, 'x'.repeat(4900));
     await waitFor(() => expect(part(el, 'char-counter')?.textContent).toBe('100 characters left'));
     type(textarea, 'x'.repeat(5003));

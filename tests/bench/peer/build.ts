@@ -8,13 +8,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import commonjs from '@rollup/plugin-commonjs';
-import { nodeResolve } from '@rollup/plugin-node-resolve';
-import replace from '@rollup/plugin-replace';
-import terser from '@rollup/plugin-terser';
 import { transform } from 'esbuild';
 import { rollup, type Plugin } from 'rollup';
-import esbuild from 'rollup-plugin-esbuild';
 
 export type PeerBuild = {
   dir: string;
@@ -45,27 +40,15 @@ async function build(): Promise<PeerBuild> {
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
 
   // The build helpers are plain .mjs without type declarations: load them as modules.
-  const { axiosBrowser } = (await import(pathToFileURL(resolve(ROOT, 'build/axios-browser.mjs')).href)) as {
-    axiosBrowser: () => Plugin;
+  const { browserPlugins } = (await import(pathToFileURL(resolve(ROOT, 'build/browser-plugins.mjs')).href)) as {
+    browserPlugins: (options: { jsxImportSource: string }) => Plugin[];
   };
   const { moduleReport } = (await import(pathToFileURL(resolve(ROOT, 'build/module-report.mjs')).href)) as {
     moduleReport: () => Plugin;
   };
 
-  const plugins = [
-    // The same axios build as ours (its ESM sources, browser map, no fetch adapter).
-    axiosBrowser(),
-    replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
-    nodeResolve({
-      browser: true,
-      preferBuiltins: false,
-      exportConditions: ['browser', 'module', 'import', 'default'],
-      extensions: ['.mjs', '.js', '.ts', '.tsx', '.json'],
-    }),
-    commonjs(),
-    esbuild({ target: 'es2020', jsx: 'automatic', jsxImportSource: 'react', minify: false }),
-    terser({ ecma: 2020, compress: { passes: 2 }, format: { comments: false } }),
-  ];
+  // Our build's plugins, with React's JSX runtime instead of Preact's.
+  const plugins = browserPlugins({ jsxImportSource: 'react' });
   const warnings: string[] = [];
   const bundle = await rollup({
     input: resolve(ROOT, 'tests/bench/peer/peer-app.tsx'),
