@@ -2,14 +2,15 @@
 // channel paint after the panel opens, next to a 10-message channel; and what scrolling back
 // through 5,000 messages costs: the most DOM nodes the list ever holds, and JS heap growth.
 // Chromium against the local backend; the channels are seeded straight through the store.
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../../src/server/index';
 import { openStore } from '../../src/server/store/store';
 import { median } from './stats';
 import type { BenchRow } from './types';
+import { benchContext, writeWidgetSite } from './widget-site';
 
 const API_KEY = 'bench-view-key';
 const API_SECRET = 'bench-view-secret-long-enough-for-hs256';
@@ -50,30 +51,8 @@ function seed(path: string) {
   }
 }
 
-/**
- * The pages live in a temporary static root that the backend itself serves (Chromium refuses a
- * page's WebSocket to loopback when the page came from request interception): one page per
- * channel, signed in as alice through the development token endpoint.
- */
-function writeSite(root: string) {
-  const demo = join(root, 'demo');
-  mkdirSync(demo, { recursive: true });
-  copyFileSync(resolve('dist/chat-widget.js'), join(demo, 'chat-widget.js'));
-  for (const id of ['huge', 'small']) {
-    writeFileSync(
-      join(demo, `${id}.html`),
-      `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>${id}</title></head>
-<body><h1>Channel view bench</h1>
-<chat-widget api-key="__CHAT_WIDGET_API_KEY__" base-url="/" channel="messaging:${id}" token-endpoint="/demo/token?user=alice"></chat-widget>
-<script src="/chat-widget.js"></script></body></html>`,
-    );
-  }
-}
-
 async function pageFor(browser: Browser, server: RunningServer, channel: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
-  // tsx keeps function names with a `__name` helper that the page does not have.
-  await context.addInitScript({ content: 'window.__name = (f) => f;' });
+  const context = await benchContext(browser);
   const page = await context.newPage();
   await page.goto(`${server.url}/${channel.split(':')[1]}.html`);
   await page.locator('chat-widget [part~="launcher"]').waitFor();
@@ -148,7 +127,10 @@ export default async function channelView(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'chat-widget-bench-view-'));
   const path = join(dir, 'chat.db');
   seed(path);
-  writeSite(dir);
+  writeWidgetSite(dir, [
+    { name: 'huge', channel: 'messaging:huge' },
+    { name: 'small', channel: 'messaging:small' },
+  ]);
   const server = await startServer({ port: 0, dbPath: path, apiKey: API_KEY, apiSecret: API_SECRET, devMode: true, staticRoot: dir, quiet: true });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -5,14 +5,15 @@
 // Every user is a member of the channel: with fewer than 100 members the SDK searches the loaded
 // members in memory, so only a channel this large makes the mention search go to the backend
 // (GET /members with a name $autocomplete) and render its answers on each keystroke.
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../../src/server/index';
 import { openStore } from '../../src/server/store/store';
 import { median, percentile } from './stats';
 import type { BenchRow } from './types';
+import { benchContext, writeWidgetSite } from './widget-site';
 
 const API_KEY = 'bench-keystroke-key';
 const API_SECRET = 'bench-keystroke-secret-long-enough-for-hs256';
@@ -54,20 +55,6 @@ function seed(path: string) {
   }
 }
 
-/** The page the backend serves (not request interception: Chromium would refuse the WebSocket). */
-function writeSite(root: string) {
-  const demo = join(root, 'demo');
-  mkdirSync(demo, { recursive: true });
-  copyFileSync(resolve('dist/chat-widget.js'), join(demo, 'chat-widget.js'));
-  writeFileSync(
-    join(demo, 'bench.html'),
-    `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>composer keystroke</title></head>
-<body><h1>Composer keystroke bench</h1>
-<chat-widget api-key="__CHAT_WIDGET_API_KEY__" base-url="/" channel="messaging:bench" token-endpoint="/demo/token?user=alice" open></chat-widget>
-<script src="/chat-widget.js"></script></body></html>`,
-  );
-}
-
 /** About TEXT_LENGTH characters of prose, ending in ` @us` so the mention list opens. */
 function longText(): string {
   const words = ['the', 'quick', 'review', 'of', 'yesterday’s', 'release', 'notes', 'shows', 'that', 'we', 'still', 'need', 'a', 'fix', 'for', 'sync'];
@@ -99,9 +86,7 @@ function withCap<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 async function measure(browser: Browser, server: RunningServer, deadline: number) {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
-  // tsx keeps function names with a `__name` helper that the page does not have.
-  await context.addInitScript({ content: 'window.__name = (f) => f;' });
+  const context = await benchContext(browser);
   const page = await context.newPage();
   await page.goto(`${server.url}/bench.html`);
   const input = page.locator('chat-widget [part~="composer-input"]');
@@ -150,7 +135,7 @@ export default async function composerKeystroke(): Promise<BenchRow[]> {
   try {
     const path = join(dir, 'chat.db');
     seed(path);
-    writeSite(dir);
+    writeWidgetSite(dir, [{ name: 'bench', channel: 'messaging:bench', open: true }]);
     server = await startServer({ port: 0, dbPath: path, apiKey: API_KEY, apiSecret: API_SECRET, devMode: true, staticRoot: dir, quiet: true });
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
