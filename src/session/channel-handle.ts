@@ -3,6 +3,7 @@ import {
   type Channel,
   type ChannelMemberResponse,
   type ChannelState,
+  type Event,
   type LocalMessage,
   type MessageComposer,
   type StreamChat,
@@ -12,6 +13,34 @@ import { MessageDelivery, type SendResult } from './message-delivery';
 import { describeApiError, SessionError, toSessionError } from './session-error';
 
 export type { SendResult };
+
+type Slice = 'messages' | 'unread' | 'read' | 'typing' | 'people' | 'channel';
+
+const MESSAGE_EVENT: Slice[] = ['messages', 'unread'];
+const READ_EVENT: Slice[] = ['read', 'unread'];
+const PEOPLE_EVENT: Slice[] = ['people', 'channel'];
+/** The parts of the view each event can change; an event not listed refreshes everything. */
+const EVENT_SLICES: Record<string, Slice[]> = {
+  'message.new': MESSAGE_EVENT,
+  'message.updated': MESSAGE_EVENT,
+  'message.deleted': MESSAGE_EVENT,
+  'message.undeleted': MESSAGE_EVENT,
+  'reaction.new': MESSAGE_EVENT,
+  'reaction.updated': MESSAGE_EVENT,
+  'reaction.deleted': MESSAGE_EVENT,
+  'message.read': READ_EVENT,
+  'notification.mark_read': READ_EVENT,
+  'notification.mark_unread': READ_EVENT,
+  'typing.start': ['typing'],
+  'typing.stop': ['typing'],
+  'user.watching.start': PEOPLE_EVENT,
+  'user.watching.stop': PEOPLE_EVENT,
+  'user.presence.changed': PEOPLE_EVENT,
+  'member.added': PEOPLE_EVENT,
+  'member.removed': PEOPLE_EVENT,
+  'member.updated': PEOPLE_EVENT,
+  'health.check': [],
+};
 
 /** Messages per page, as the spec says; older and newer pages load as the reader scrolls. */
 export const PAGE_SIZE = 25;
@@ -121,37 +150,64 @@ export class ChannelHandle {
       });
       return;
     }
-    this.stopListening ??= this.channel.on(() => this.sync()).unsubscribe;
+    this.stopListening ??= this.channel.on((event) => this.sync(event)).unsubscribe;
     applyChannelLimits(this.channel.messageComposer, this.channel);
     const unreadSince = this.channel.countUnread() > 0 ? (this.channel.lastRead() ?? null) : null;
     this.state.partialNext({ ...this.snapshot(), status: 'ready', unreadSince });
   }
 
-  private sync() {
-    this.state.partialNext(this.snapshot());
+  /**
+   * Refreshes what an event can have changed, and only that: in a channel of thousands of
+   * members, copying every member and read state on each typing or message event would be
+   * the panel's main cost.
+   */
+  private sync(event?: Event) {
+    const slices = event ? EVENT_SLICES[event.type] : undefined;
+    if (!slices) {
+      this.state.partialNext(this.snapshot());
+      return;
+    }
+    this.state.partialNext(Object.assign({}, ...slices.map((slice) => this.slices[slice]())));
   }
 
-  private snapshot() {
-    const { state } = this.channel;
-    const ownId = this.client.userID;
-    const current = state.messageSets.find((set) => set.isCurrent);
-    return {
-      messages: [...state.messages],
-      hasOlder: state.messagePagination.hasPrev,
-      hasNewer: state.messagePagination.hasNext,
-      atLatest: current?.isLatest ?? true,
-      pinned: [...state.pinnedMessages],
-      read: { ...state.read },
-      members: Object.values(state.members),
+  private readonly slices: Record<Slice, () => Partial<ChannelViewState>> = {
+    messages: () => {
+      const { state } = this.channel;
+      const current = state.messageSets.find((set) => set.isCurrent);
+      return {
+        messages: [...state.messages],
+        hasOlder: state.messagePagination.hasPrev,
+        hasNewer: state.messagePagination.hasNext,
+        atLatest: current?.isLatest ?? true,
+        pinned: [...state.pinnedMessages],
+      };
+    },
+    unread: () => ({ unreadCount: this.channel.countUnread() }),
+    read: () => ({ read: { ...this.channel.state.read } }),
+    typing: () => ({
+      typing: Object.values(this.channel.state.typing)
+        .filter((event) => event.user && event.user.id !== this.client.userID && !event.parent_id)
+        .map((event) => event.user?.name || event.user?.id || ''),
+    }),
+    people: () => {
+      const { state, data } = this.channel;
+      return {
+        members: Object.values(state.members),
+        watcherCount: state.watcher_count ?? 0,
+        memberCount: Number(data?.member_count ?? Object.keys(state.members).length),
+      };
+    },
+    channel: () => ({
       capabilities: (this.channel.data?.own_capabilities as string[] | undefined) ?? [],
       name: channelName(this.channel),
-      watcherCount: state.watcher_count ?? 0,
-      memberCount: Number(this.channel.data?.member_count ?? Object.keys(state.members).length),
-      unreadCount: this.channel.countUnread(),
-      typing: Object.values(state.typing)
-        .filter((event) => event.user && event.user.id !== ownId && !event.parent_id)
-        .map((event) => event.user?.name || event.user?.id || ''),
-    };
+    }),
+  };
+
+  private snapshot() {
+    return Object.assign({}, ...Object.values(this.slices).map((slice) => slice())) as Pick<
+      ChannelViewState,
+      'messages' | 'hasOlder' | 'hasNewer' | 'atLatest' | 'pinned' | 'unreadCount' | 'read' | 'typing' | 'members' | 'watcherCount' | 'memberCount' | 'capabilities' | 'name'
+    >;
   }
 
   /** Loads the page before the oldest message shown; the SDK merges it into the current set. */
