@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 export const OUTPUT_DIR = join(process.cwd(), 'tests', 'output');
 
@@ -26,4 +27,18 @@ export function collectErrors(page: Page): string[] {
     if (message.type() === 'error') errors.push(`${message.text()} ${message.location().url}`);
   });
   return errors;
+}
+
+/** Polls for up to 10 s: the machine may be busy, and each wait ends as soon as it holds. */
+export const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
+
+export type Visitor = { context: BrowserContext; page: Page; errors: string[] };
+
+/** A fresh visitor (its own context, so its own storage) on `url`, with its page errors collected. */
+export async function visit(browser: Browser, url: string, options: BrowserContextOptions = {}): Promise<Visitor> {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 800 }, ...options });
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  await page.goto(url);
+  return { context, page, errors };
 }

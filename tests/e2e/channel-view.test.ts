@@ -1,7 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server/index';
-import { collectErrors, launchChromium, screenshot } from './browser';
+import { launchChromium, screenshot, eventually, visit, type Visitor } from './browser';
 
 let browser: Browser;
 let server: RunningServer;
@@ -18,13 +18,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
-
-async function visitor(user: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 860 } });
-  const page = await context.newPage();
-  const errors = collectErrors(page);
-  await page.goto(`${server.url}/?user=${user}`);
+async function visitor(user: string): Promise<Visitor> {
+  const { context, page, errors } = await visit(browser, `${server.url}/?user=${user}`, { viewport: { width: 1200, height: 860 } });
   await page.locator('chat-widget [part~="launcher"]').click();
   await page.locator('chat-widget [part~="message-list"]').waitFor();
   return { context, page, errors };

@@ -2,12 +2,12 @@ import type { LookupAddress } from 'node:dns';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server/index';
 import { startFixture, type Fixture } from '../server/og-fixture';
 import { pngBytes } from '../ui/png';
-import { collectErrors, launchChromium, screenshot } from './browser';
+import { launchChromium, screenshot, eventually, visit, type Visitor } from './browser';
 
 // Link previews need a name.tld host: *.localhost is loopback for Chromium, and for the backend
 // (in this process) once its DNS lookups are told so.
@@ -52,19 +52,13 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-type Visitor = { context: BrowserContext; page: Page; errors: string[] };
-
 async function visitor(user: string, options: Parameters<Browser['newContext']>[0] = {}): Promise<Visitor> {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 760 }, ...options });
-  const page = await context.newPage();
-  const errors = collectErrors(page);
-  await page.goto(`${server.url}/?user=${user}`);
+  const { context, page, errors } = await visit(browser, `${server.url}/?user=${user}`, { viewport: { width: 1000, height: 760 }, ...options });
   await page.locator('chat-widget [part~="launcher"]').click();
   await expect.poll(() => page.locator('chat-widget [part~="composer-input"]').count(), { timeout: 10_000 }).toBe(1);
   return { context, page, errors };
 }
 
-const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
 const inWidget = (page: Page, selector: string) => page.locator(`chat-widget ${selector}`);
 
 async function chooseTool(page: Page, name: string) {

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server/index';
-import { collectErrors, launchChromium, screenshot } from './browser';
+import { collectErrors, launchChromium, screenshot, eventually, visit, type Visitor } from './browser';
 
 const API_KEY = 'e2e-key';
 const API_SECRET = 'e2e-secret-that-is-long-enough-for-hs256';
@@ -37,16 +37,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function visitor(user: string, path = '/'): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
-  const page = await context.newPage();
-  const errors = collectErrors(page);
-  await page.goto(`${server.url}${path}?user=${user}`);
-  return { context, page, errors };
-}
-
-// Polls for up to 10 s: the machine may be busy, and each wait ends as soon as it holds.
-const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
+const visitor = (user: string, path = '/'): Promise<Visitor> => visit(browser, `${server.url}${path}?user=${user}`);
 
 const panel = (page: Page) => page.locator('chat-widget [part~="panel"]');
 const messages = (page: Page) => page.locator('chat-widget [part~="message-list"]');

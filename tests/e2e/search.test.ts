@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { StreamChat, type ChannelData } from 'stream-chat';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server/index';
-import { collectErrors, launchChromium, screenshot } from './browser';
+import { collectErrors, launchChromium, screenshot, eventually } from './browser';
 
 const API_KEY = 'e2e-search-key';
 const API_SECRET = 'e2e-search-secret-long-enough-for-hs256';
@@ -40,7 +40,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
 const inWidget = (page: Page, selector: string) => page.locator(`chat-widget ${selector}`);
 
 describe('search in Chromium', () => {
