@@ -81,6 +81,30 @@ export function applyChannelLimits(composer: MessageComposer, channel: Channel) 
   if (typeof max === 'number' && max > 0) composer.updateConfig({ text: { maxLengthOnSend: max } });
 }
 
+/**
+ * The fields of `next` that differ from `current`; null when none do. Slices are rebuilt as
+ * fresh copies, and a fresh but equal one (the typing names after our own typing event) must
+ * not re-render the list. Only primitives and arrays of primitives are compared by value: the
+ * SDK updates some objects in place (a member's user on a presence change), so an object
+ * always counts as changed.
+ */
+function onlyChanged<T extends object>(current: T, next: Partial<T>): Partial<T> | null {
+  const changed: Partial<T> = {};
+  let any = false;
+  for (const key of Object.keys(next) as Array<keyof T>) {
+    if (sameValue(current[key], next[key])) continue;
+    changed[key] = next[key];
+    any = true;
+  }
+  return any ? changed : null;
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return typeof a !== 'object' || a === null;
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+  return a.every((item, i) => (typeof item !== 'object' || item === null) && Object.is(item, b[i]));
+}
+
 /** The channel's name; an unnamed conversation is called after the other people in it. */
 export function channelName(channel: Channel): string {
   const name = (channel.data as { name?: unknown } | undefined)?.name;
@@ -150,10 +174,24 @@ export class ChannelHandle {
       });
       return;
     }
-    this.stopListening ??= this.channel.on((event) => this.sync(event)).unsubscribe;
+    this.stopListening ??= this.listen();
     applyChannelLimits(this.channel.messageComposer, this.channel);
     const unreadSince = this.channel.countUnread() > 0 ? (this.channel.lastRead() ?? null) : null;
     this.state.partialNext({ ...this.snapshot(), status: 'ready', unreadSince });
+  }
+
+  private listen(): () => void {
+    const channelEvents = this.channel.on((event) => this.sync(event));
+    // A presence change carries no channel: the SDK edits the member in place and tells only
+    // the client, so the members' dots are refreshed from here.
+    const presence = this.client.on('user.presence.changed', (event) => {
+      const id = event.user?.id;
+      if (id && (this.channel.state.members[id] || this.channel.state.watchers[id])) this.sync(event);
+    });
+    return () => {
+      channelEvents.unsubscribe();
+      presence.unsubscribe();
+    };
   }
 
   /**
@@ -167,7 +205,8 @@ export class ChannelHandle {
       this.state.partialNext(this.snapshot());
       return;
     }
-    this.state.partialNext(Object.assign({}, ...slices.map((slice) => this.slices[slice]())));
+    const changed = onlyChanged(this.state.getLatestValue(), Object.assign({}, ...slices.map((slice) => this.slices[slice]())));
+    if (changed) this.state.partialNext(changed);
   }
 
   private readonly slices: Record<Slice, () => Partial<ChannelViewState>> = {
