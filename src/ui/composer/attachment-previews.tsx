@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { AttachmentManager, AttachmentManagerState, LocalAttachment, LocalUploadAttachment } from 'stream-chat';
 import { isLocalUploadAttachment } from 'stream-chat';
 import { useStateStore } from '../../session/use-state-store';
@@ -39,7 +40,7 @@ function Thumbnail({ attachment }: { attachment: LocalAttachment }) {
  * manager gives it: waiting, uploading (with progress), ready, failed (retry) or blocked by the
  * app's upload settings (with the reason). Each can be removed, which also cancels its upload.
  */
-export function AttachmentPreviews({ manager }: { manager: AttachmentManager }) {
+export const AttachmentPreviews = memo(function AttachmentPreviews({ manager }: { manager: AttachmentManager }) {
   const { attachments } = useStateStore(manager.state, selectAttachments);
   if (attachments.length === 0) return null;
   return (
@@ -75,4 +76,4 @@ export function AttachmentPreviews({ manager }: { manager: AttachmentManager }) 
       })}
     </ul>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { LinkPreview, LinkPreviewsManager, LinkPreviewsManagerState } from 'stream-chat';
 import { LinkPreviewStatus } from 'stream-chat';
 import { useStateStore } from '../../session/use-state-store';
@@ -26,7 +27,7 @@ function Body({ preview: p }: { preview: LinkPreview }) {
  * then loaded or failed. Dismissing one keeps it out of the message; a loaded one is sent with
  * the message as its card.
  */
-export function LinkPreviews({ manager }: { manager: LinkPreviewsManager }) {
+export const LinkPreviews = memo(function LinkPreviews({ manager }: { manager: LinkPreviewsManager }) {
   const { previews } = useStateStore(manager.state, selectPreviews);
   const shown = [...previews.values()].filter(
     (preview) => preview.status !== LinkPreviewStatus.DISMISSED && preview.status !== LinkPreviewStatus.PENDING,
@@ -49,4 +50,4 @@ export function LinkPreviews({ manager }: { manager: LinkPreviewsManager }) {
       ))}
     </ul>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import type { Notification, NotificationState, StreamChat } from 'stream-chat';
 import { errorDetail } from '../../session/session-error';
 import { useStateStore } from '../../session/use-state-store';
@@ -23,7 +23,7 @@ function text(notification: Notification): string {
  * blocked or failed upload, a poll that could not be created, …): `client.notifications`,
  * each shown for a few seconds or until dismissed.
  */
-export function Notifications({ client }: { client: StreamChat }) {
+export const Notifications = memo(function Notifications({ client }: { client: StreamChat }) {
   const { notifications } = useStateStore(client.notifications.store, selectNotifications);
   const timed = useRef(new Set<string>());
   useEffect(() => {
@@ -46,4 +46,4 @@ export function Notifications({ client }: { client: StreamChat }) {
       ))}
     </ul>
   );
-}
+});

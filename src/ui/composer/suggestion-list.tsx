@@ -1,15 +1,23 @@
+import { memo } from 'react';
 import type { CommandSuggestion, SearchSourceState, TextComposerSuggestion, UserSuggestion } from 'stream-chat';
 import { useStateStore } from '../../session/use-state-store';
 import type { ActiveSuggestions } from './use-suggestions';
 import { displayName, initial } from '../format';
 
-const selectSource = (state: SearchSourceState) => ({ items: state.items, isLoading: state.isLoading, error: state.lastQueryError });
+// "Searching…" shows only while there is nothing to list: with results on screen, a new
+// search starting and ending need not re-render the list.
+const selectSource = (state: SearchSourceState) => ({
+  items: state.items,
+  searching: state.isLoading && !state.items?.length,
+  error: state.lastQueryError,
+});
 
 function isCommand(item: TextComposerSuggestion): item is CommandSuggestion {
   return typeof (item as CommandSuggestion).name === 'string' && 'args' in item;
 }
 
-function Item({ item }: { item: TextComposerSuggestion }) {
+// Memoized: a search's loading flag flipping re-renders the list, not every row.
+const Item = memo(function Item({ item }: { item: TextComposerSuggestion }) {
   if (isCommand(item)) {
     return (
       <>
@@ -29,18 +37,18 @@ function Item({ item }: { item: TextComposerSuggestion }) {
       <span className="suggestion-detail">@{user.id}</span>
     </>
   );
-}
+});
 
 /** The `@` mention or `/` command list the SDK's text composer is searching for. */
-export function SuggestionList({ active, listId }: { active: ActiveSuggestions; listId: string }) {
-  const { items = [], isLoading, error } = useStateStore(active.suggestions.searchSource.state, selectSource);
+export const SuggestionList = memo(function SuggestionList({ active, listId }: { active: ActiveSuggestions; listId: string }) {
+  const { items = [], searching, error } = useStateStore(active.suggestions.searchSource.state, selectSource);
   const label = active.suggestions.trigger === '/' ? 'Commands' : 'People';
   return (
     <div className="suggestions" part="suggestions">
       {error ? (
         <p className="suggestion-status">Suggestions are unavailable right now.</p>
       ) : items.length === 0 ? (
-        <p className="suggestion-status">{isLoading ? 'Searching…' : `No ${label.toLowerCase()} match “${active.suggestions.query}”.`}</p>
+        <p className="suggestion-status">{searching ? 'Searching…' : `No ${label.toLowerCase()} match “${active.suggestions.query}”.`}</p>
       ) : (
         <ul id={listId} role="listbox" aria-label={label}>
           {items.map((item, index) => (
@@ -64,4 +72,4 @@ export function SuggestionList({ active, listId }: { active: ActiveSuggestions; 
       )}
     </div>
   );
-}
+});

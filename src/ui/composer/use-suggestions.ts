@@ -1,10 +1,11 @@
-import { useEffect, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import type { SearchSourceState, Suggestions, TextComposer, TextComposerState, TextComposerSuggestion } from 'stream-chat';
 import { StateStore } from 'stream-chat';
 import { useStateStore } from '../../session/use-state-store';
 
 const selectSuggestions = (state: TextComposerState) => ({ suggestions: state.suggestions });
-const selectItems = (state: SearchSourceState) => ({ items: state.items });
+// Only the number of items: the composer need not re-render for each new page of results.
+const selectCount = (state: SearchSourceState) => ({ count: state.items?.length ?? 0 });
 const NO_SOURCE = new StateStore<SearchSourceState>({ hasNext: false, isActive: false, isLoading: false, items: undefined, searchQuery: '' });
 
 export interface ActiveSuggestions {
@@ -20,25 +21,27 @@ export interface ActiveSuggestions {
  */
 export function useSuggestions(textComposer: TextComposer) {
   const { suggestions } = useStateStore(textComposer.state, selectSuggestions);
-  const { items = [] } = useStateStore(suggestions?.searchSource.state ?? NO_SOURCE, selectItems);
+  const { count } = useStateStore(suggestions?.searchSource.state ?? NO_SOURCE, selectCount);
   const [index, setIndex] = useState(0);
   useEffect(() => setIndex(0), [suggestions?.query, suggestions?.trigger]);
 
-  const choose = (item: TextComposerSuggestion) => void textComposer.handleSelect(item);
-  const active: ActiveSuggestions | null = suggestions ? { suggestions, index, setIndex, choose } : null;
+  const choose = useCallback((item: TextComposerSuggestion) => void textComposer.handleSelect(item), [textComposer]);
+  // Stable while the list and the highlighted row stay: typing text alone does not re-render the list.
+  const active = useMemo<ActiveSuggestions | null>(() => (suggestions ? { suggestions, index, setIndex, choose } : null), [suggestions, index, choose]);
 
   /** Handles the key if the list is open; returns whether it did. */
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): boolean => {
     if (!suggestions) return false;
     if (event.key === 'Escape') {
       textComposer.closeSuggestions();
-    } else if (items.length === 0) {
+    } else if (count === 0) {
       return false;
     } else if (event.key === 'ArrowDown') {
-      setIndex((index + 1) % items.length);
+      setIndex((index + 1) % count);
     } else if (event.key === 'ArrowUp') {
-      setIndex((index - 1 + items.length) % items.length);
+      setIndex((index - 1 + count) % count);
     } else if ((event.key === 'Enter' && !event.shiftKey) || event.key === 'Tab') {
+      const items = suggestions.searchSource.items ?? [];
       const item = items[Math.min(index, items.length - 1)];
       if (item) choose(item);
     } else {
@@ -49,5 +52,5 @@ export function useSuggestions(textComposer: TextComposer) {
     return true;
   };
 
-  return { active, onKeyDown, activeOptionId: (listId: string) => (suggestions && items.length ? `${listId}-${index}` : undefined) };
+  return { active, onKeyDown, activeOptionId: (listId: string) => (suggestions && count ? `${listId}-${index}` : undefined) };
 }
