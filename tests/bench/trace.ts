@@ -10,7 +10,7 @@ export type TraceEvent = {
   tdur?: number;
   pid: number;
   tid: number;
-  args?: { name?: string; data?: { url?: string }; beginData?: { url?: string } };
+  args?: { name?: string; data?: { url?: string; message?: string }; beginData?: { url?: string } };
 };
 
 /** Categories for `browser.startTracing`: top-level tasks, parsing, script evaluation. */
@@ -62,13 +62,7 @@ export function mainThreadWork(trace: Buffer, pageUrl: string, script?: { url: s
   if (!parser) throw new Error(`no renderer parsed ${pageUrl} in the trace`);
   const onThread = events.filter((e) => e.pid === parser.pid && e.tid === parser.tid && e.ph === 'X' && e.dur !== undefined);
 
-  const tasks: Array<{ ts: number; dur: number; tdur: number }> = [];
-  let end = -Infinity;
-  for (const task of onThread.filter((e) => e.name === 'RunTask').sort((a, b) => a.ts - b.ts)) {
-    if (task.ts < end) continue; // nested in the previous top-level task
-    tasks.push({ ts: task.ts, dur: task.dur ?? 0, tdur: task.tdur ?? 0 });
-    end = task.ts + (task.dur ?? 0);
-  }
+  const tasks = topLevelTasks(onThread);
   const durations = tasks.map((task) => task.dur / 1000);
   const long = durations.filter((ms) => ms > LONG_TASK_MS);
 
@@ -89,4 +83,47 @@ export function mainThreadWork(trace: Buffer, pageUrl: string, script?: { url: s
     longestMs: Math.max(0, ...durations),
     scriptMs: unionMs(scriptEvents.map((e) => ({ ts: e.ts, dur: e.dur ?? 0 }))),
   };
+}
+
+type Task = { ts: number; dur: number; tdur: number };
+
+/** The RunTask events that are not nested in another, in time order. */
+function topLevelTasks(onThread: TraceEvent[]): Task[] {
+  const tasks: Task[] = [];
+  let end = -Infinity;
+  for (const task of onThread.filter((e) => e.name === 'RunTask').sort((a, b) => a.ts - b.ts)) {
+    if (task.ts < end) continue; // nested in the previous top-level task
+    tasks.push({ ts: task.ts, dur: task.dur ?? 0, tdur: task.tdur ?? 0 });
+    end = task.ts + (task.dur ?? 0);
+  }
+  return tasks;
+}
+
+export type WindowWork = {
+  /** The label given to `console.timeStamp` at the window's start. */
+  label: string;
+  /** Wall time of the top-level tasks that started in the window, ms. */
+  wallMs: number;
+  /** Their thread (CPU) time, ms: less what the thread spent descheduled on a busy machine. */
+  cpuMs: number;
+};
+
+/**
+ * Main-thread work between consecutive `console.timeStamp(label)` calls of one page: each
+ * window runs from its stamp to the next, and the last stamp only closes the one before it.
+ */
+export function workBetweenStamps(trace: Buffer): WindowWork[] {
+  const events = parse(trace);
+  const stamps = events.filter((e) => e.name === 'TimeStamp' && e.args?.data?.message !== undefined).sort((a, b) => a.ts - b.ts);
+  const first = stamps[0];
+  if (!first) throw new Error('no console.timeStamp in the trace');
+  const tasks = topLevelTasks(events.filter((e) => e.pid === first.pid && e.tid === first.tid && e.ph === 'X' && e.dur !== undefined));
+  return stamps.slice(0, -1).map((stamp, i) => {
+    const inside = tasks.filter((task) => task.ts >= stamp.ts && task.ts < stamps[i + 1]!.ts);
+    return {
+      label: stamp.args!.data!.message!,
+      wallMs: inside.reduce((sum, task) => sum + task.dur, 0) / 1000,
+      cpuMs: inside.reduce((sum, task) => sum + task.tdur, 0) / 1000,
+    };
+  });
 }
