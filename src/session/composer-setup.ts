@@ -62,6 +62,32 @@ function saveDraftsOnChange(composer: MessageComposer): () => void {
 }
 
 /**
+ * The backend sends each saved draft back to every connection of its owner, this one included,
+ * and the SDK then resets the composer to it (messageComposer.ts subscribeDraftUpdated): keys
+ * typed while the save was on its way would be lost. What the box holds is never older than
+ * what this composer saved, so its own echo (the draft carries the composer's id) leaves the
+ * text as it is. A client-wide listener runs before the SDK's draft.updated one, in time to say so.
+ */
+function keepTextOverOwnDraftEcho(composer: MessageComposer): () => void {
+  let ownEcho = false;
+  const listener = composer.client.on((event) => {
+    if (event.type !== 'draft.updated' || event.draft?.message?.id !== composer.id) return;
+    ownEcho = true;
+    queueMicrotask(() => (ownEcho = false));
+  });
+  const removePreprocessor = composer.textComposer.state.addPreprocessor((next, current) => {
+    if (!ownEcho || !current || next.text === current.text) return;
+    Object.assign(next, current);
+    // The kept text is the latest change made here, so the SDK saves it in turn.
+    queueMicrotask(() => composer.editingAuditState.partialNext({ lastChange: { ...composer.lastChange, stateUpdate: Date.now() } }));
+  });
+  return () => {
+    listener.unsubscribe();
+    removePreprocessor();
+  };
+}
+
+/**
  * Turns on what this widget uses of a composer (the SDK's setup hook calls it for every
  * channel, thread and edit composer): link previews with the SDK's 1500 ms debounce, the
  * image size kept from uploads, and drafts when the site asked for them. Returns the teardown.
@@ -85,9 +111,9 @@ export function setupComposer(composer: MessageComposer, options: ComposerOption
     position: { after: 'stream-io/message-composer-middleware/draft-attachments' },
     unique: true,
   });
-  const stopDrafts = options.drafts ? saveDraftsOnChange(composer) : undefined;
+  const stopDrafts = options.drafts ? [saveDraftsOnChange(composer), keepTextOverOwnDraftEcho(composer)] : [];
   return () => {
-    stopDrafts?.();
+    stopDrafts.forEach((stop) => stop());
     // A lookup still waiting out its debounce would run after the panel (or the client) is gone.
     composer.linkPreviewsManager.cancelURLEnrichment();
   };

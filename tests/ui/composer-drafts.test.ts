@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRAFT_SAVE_DELAY_MS } from '../../src/session/composer-setup';
 import { record } from '../element/helpers';
 import { otherUser, useBackend } from './backend';
-import { openWidget, type } from './composer-helpers';
+import { clientOf, openWidget, type } from './composer-helpers';
 
 const backend = useBackend();
 // The same users on another device, to read and write their drafts.
@@ -53,5 +53,27 @@ describe('drafts', () => {
     await new Promise((resolve) => setTimeout(resolve, DRAFT_SAVE_DELAY_MS + 300));
     expect(textarea.value).toBe('');
     expect(await draftTexts('alice')).toEqual([]);
+  });
+
+  it('keep keys typed while a save is on its way when the backend echoes the saved draft', async () => {
+    const { el, textarea } = await openWidget(backend.server.url, 'alice', { drafts: true });
+    const channel = clientOf(el).channel('messaging', 'general');
+    const createDraft = channel.createDraft.bind(channel);
+    let raced = false;
+    // The save leaves with "Hello"; before its draft.updated comes back, two more keys land.
+    channel.createDraft = (draft) => {
+      if (!raced && draft.text === 'Hello') {
+        raced = true;
+        type(textarea, 'Hello!!');
+      }
+      return createDraft(draft);
+    };
+    type(textarea, 'Hello');
+    await waitFor(() => expect(raced).toBe(true), { timeout: 4000 });
+    await waitFor(async () => expect(await draftTexts('alice')).toEqual(['Hello!!']), { timeout: 4000 });
+    expect(textarea.value).toBe('Hello!!');
+    channel.createDraft = createDraft;
+    type(textarea, '');
+    await waitFor(async () => expect(await draftTexts('alice')).toEqual([]), { timeout: 4000 });
   });
 });
