@@ -1,9 +1,18 @@
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
+/**
+ * A date formatter made on its first use. The page's first Intl formatter loads its locale's
+ * data (about 20 ms of main thread): made when the script loads, a closed bubble paid for it.
+ */
+export function lazyDateFormat(options: Intl.DateTimeFormatOptions): (date: Date) => string {
+  let made: Intl.DateTimeFormat | undefined;
+  return (date) => (made ??= new Intl.DateTimeFormat(undefined, options)).format(date);
+}
+
+const timeFormat = lazyDateFormat({ hour: 'numeric', minute: '2-digit' });
 
 export function formatTime(value: Date | string | undefined | null): string {
   if (!value) return '';
   const date = value instanceof Date ? value : new Date(value);
-  return Number.isNaN(date.getTime()) ? '' : timeFormat.format(date);
+  return Number.isNaN(date.getTime()) ? '' : timeFormat(date);
 }
 
 /** The first letter of a name, for the avatar. */

@@ -1,17 +1,17 @@
 // One row per search result: a person, a channel, or a message with its author and channel.
 // Each row is a button that opens what it shows.
 import type { Channel, MessageResponse, StreamChat, UserResponse } from 'stream-chat';
-import { displayName, formatTime, initial } from '../format';
+import { displayName, formatTime, initial, lazyDateFormat } from '../format';
 import { Highlight, snippet } from './highlight';
 
-const dayFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+const dayFormat = lazyDateFormat({ month: 'short', day: 'numeric' });
 
 /** Today's messages by their time, older ones by their day. */
 function when(value: string | Date | undefined): string {
   if (!value) return '';
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return '';
-  return date.toDateString() === new Date().toDateString() ? formatTime(date) : dayFormat.format(date);
+  return date.toDateString() === new Date().toDateString() ? formatTime(date) : dayFormat(date);
 }
 
 /** A channel's name; a direct conversation without one is named after the others in it. */
