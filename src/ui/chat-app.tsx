@@ -1,8 +1,10 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { parseAttributes, type RawAttributes, type Presentation } from '../element/attributes';
 import type { Emit } from '../element/events';
+import { visitorStorage } from '../session/visitor-storage';
 import { ConnectedWidget } from './connected-widget';
 import { Frame } from './frame';
+import { Launcher } from './launcher';
 import { StatusView } from './status-view';
 
 export interface ChatAppProps extends RawAttributes {
@@ -37,16 +39,30 @@ export function ChatApp({ emit = noop, onOpenChange = noop, ...raw }: ChatAppPro
     if (configError) emit('chat-widget-error', { ...configError });
   }, [configError?.reason, configError?.message, emit]);
 
+  // Until the chat is wanted (the panel open or inline, or a browser that chatted here before and
+  // shows its unread count) the bubble is only its launcher: no client is made and no chat code
+  // runs, which a first-time visitor who never opens it would pay for on every page.
+  const returning = useMemo(() => parsed.ok && visitorStorage.hadSession(parsed.config.apiKey), [parsed.ok && parsed.config.apiKey]);
+  const wanted = parsed.ok && (parsed.open || parsed.mode === 'inline' || returning);
+  const [woken, setWoken] = useState(false);
+  useEffect(() => {
+    if (wanted) setWoken(true);
+  }, [wanted]);
+  const [unread, setUnread] = useState(0);
+
   const presentation: Presentation = { mode: parsed.mode, open: parsed.open, theme: parsed.theme };
   return (
     <div className="widget" data-mode={parsed.mode} data-theme={parsed.theme}>
-      {parsed.ok ? (
-        <ConnectedWidget config={parsed.config} presentation={presentation} emit={emit} setOpen={onOpenChange} />
-      ) : (
-        <Frame {...presentation} setOpen={onOpenChange} unread={0} title="Chat">
+      {!parsed.ok ? (
+        <Frame {...presentation} setOpen={onOpenChange} title="Chat">
           <StatusView tone="error" title="This chat is not set up correctly." detail={parsed.error.message} />
         </Frame>
-      )}
+      ) : wanted || woken ? (
+        // Once woken it stays: closing the panel keeps the connection and what is being typed.
+        <ConnectedWidget config={parsed.config} presentation={presentation} emit={emit} setOpen={onOpenChange} onUnread={setUnread} />
+      ) : null}
+      {/* Outside the panel's tree, so waking the chat does not replace the button a keyboard user is on. */}
+      {parsed.mode === 'bubble' && <Launcher open={parsed.open} unread={parsed.ok ? unread : 0} onToggle={() => onOpenChange(!parsed.open)} />}
     </div>
   );
 }

@@ -44,10 +44,12 @@ interface ConnectedWidgetProps {
   presentation: Presentation;
   emit: Emit;
   setOpen: (open: boolean) => void;
+  /** The count the launcher's badge shows. */
+  onUnread: (count: number) => void;
 }
 
 /** A valid configuration: the shared session, the channel, and the events the host page hears. */
-export function ConnectedWidget({ config, presentation, emit, setOpen }: ConnectedWidgetProps) {
+export function ConnectedWidget({ config, presentation, emit, setOpen, onUnread }: ConnectedWidgetProps) {
   const { apiKey, baseUrl, tokenEndpoint, userName } = config;
   const session = useMemo(
     () => sessionFor({ apiKey, baseUrl, tokenEndpoint, userName }),
@@ -120,6 +122,7 @@ export function ConnectedWidget({ config, presentation, emit, setOpen }: Connect
   const unread = config.channel ? channel.unreadCount : totalUnread;
   const lastUnread = useRef(0);
   useEffect(() => {
+    onUnread(unread);
     if (unread === lastUnread.current) return;
     lastUnread.current = unread;
     emit('chat-widget-unread', { count: unread });
@@ -210,7 +213,6 @@ export function ConnectedWidget({ config, presentation, emit, setOpen }: Connect
       <Frame
         {...presentation}
         setOpen={setOpen}
-        unread={unread}
         title={title}
         subtitle={subtitle}
         onBack={searching ? () => setSearching(false) : picked ? () => setPicked(null) : undefined}

@@ -1,11 +1,9 @@
 import type { KeyboardEvent, ReactNode } from 'react';
 import type { Presentation } from '../element/attributes';
-import { Launcher } from './launcher';
 import { PanelHeader } from './panel-header';
 
 interface FrameProps extends Presentation {
   setOpen: (open: boolean) => void;
-  unread: number;
   title: string;
   subtitle?: string;
   onBack?: () => void;
@@ -16,27 +14,23 @@ interface FrameProps extends Presentation {
   children: ReactNode;
 }
 
-/** The chrome around every state: the floating launcher and panel, or the inline panel. */
-export function Frame({ mode, open, setOpen, unread, title, subtitle, onBack, backLabel, actions, onKeyDown, children }: FrameProps) {
+/** The chrome around every state: the floating panel (its launcher is the app's), or the inline panel. */
+export function Frame({ mode, open, setOpen, title, subtitle, onBack, backLabel, actions, onKeyDown, children }: FrameProps) {
   const bubble = mode === 'bubble';
+  if (!open && bubble) return null;
   return (
-    <>
-      {(open || !bubble) && (
-        <section
-          className="panel"
-          part="panel"
-          role={bubble ? 'dialog' : 'region'}
-          aria-label={title}
-          onKeyDown={(event) => {
-            onKeyDown?.(event);
-            if (bubble && event.key === 'Escape' && !event.defaultPrevented) setOpen(false);
-          }}
-        >
-          <PanelHeader title={title} subtitle={subtitle} onBack={onBack} backLabel={backLabel} actions={actions} onClose={bubble ? () => setOpen(false) : undefined} />
-          <div className="panel-body">{children}</div>
-        </section>
-      )}
-      {bubble && <Launcher open={open} unread={unread} onToggle={() => setOpen(!open)} />}
-    </>
+    <section
+      className="panel"
+      part="panel"
+      role={bubble ? 'dialog' : 'region'}
+      aria-label={title}
+      onKeyDown={(event) => {
+        onKeyDown?.(event);
+        if (bubble && event.key === 'Escape' && !event.defaultPrevented) setOpen(false);
+      }}
+    >
+      <PanelHeader title={title} subtitle={subtitle} onBack={onBack} backLabel={backLabel} actions={actions} onClose={bubble ? () => setOpen(false) : undefined} />
+      <div className="panel-body">{children}</div>
+    </section>
   );
 }

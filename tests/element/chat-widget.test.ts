@@ -1,5 +1,6 @@
 import { waitFor } from '@testing-library/preact';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import * as sessions from '../../src/session/sessions';
 import { ChatWidgetElement, defineChatWidget } from '../../src/element/index';
 import { mount, part, record, shadow } from './helpers';
 
@@ -124,5 +125,25 @@ describe('bad attributes', () => {
     await shadow(el).findByRole('alert');
     el.setAttribute('channel', 'messaging:general');
     await waitFor(() => expect(shadow(el).queryByText(/not set up correctly/)).toBeNull());
+  });
+});
+
+describe('a closed bubble', () => {
+  it('is only its launcher until opened: no client is made, and opening keeps the same button', async () => {
+    const made = vi.spyOn(sessions, 'sessionFor');
+    const el = mount({ 'api-key': 'closed-bubble-key', channel: 'general' });
+    const launcher = part(el, 'launcher') as HTMLButtonElement;
+    expect(launcher).not.toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(made).not.toHaveBeenCalled();
+
+    launcher.focus();
+    launcher.click();
+    await waitFor(() => expect(part(el, 'panel')).not.toBeNull());
+    expect(made).toHaveBeenCalled();
+    // A keyboard user who opened it is still on the button that closes it.
+    expect(part(el, 'launcher')).toBe(launcher);
+    expect(el.shadowRoot?.activeElement).toBe(launcher);
+    made.mockRestore();
   });
 });
