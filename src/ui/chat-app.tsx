@@ -2,9 +2,9 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { parseAttributes, type RawAttributes, type Presentation } from '../element/attributes';
 import type { Emit } from '../element/events';
 import { visitorStorage } from '../session/visitor-storage';
-import { ConnectedWidget } from './connected-widget';
 import { Frame } from './frame';
 import { Launcher } from './launcher';
+import { loadedRuntime, loadRuntime, type Runtime } from './runtime-loader';
 import { StatusView } from './status-view';
 
 export interface ChatAppProps extends RawAttributes {
@@ -24,6 +24,21 @@ function useOpenEvents(open: boolean, emit: Emit) {
     previous.current = open;
     emit(open ? 'chat-widget-open' : 'chat-widget-close', {});
   }, [open, emit]);
+}
+
+/** The chat's runtime, loaded the first time it is `wanted`; a failure to start is reported. */
+function useRuntime(wanted: boolean, emit: Emit) {
+  const [runtime, setRuntime] = useState<Runtime | undefined>(loadedRuntime);
+  const [startFailure, setStartFailure] = useState<string | null>(null);
+  useEffect(() => {
+    if (!wanted || runtime) return;
+    loadRuntime().then(setRuntime, (error: unknown) => {
+      const message = `The chat could not start: ${error instanceof Error ? error.message : String(error)}`;
+      setStartFailure(message);
+      emit('chat-widget-error', { reason: 'connection-failed', message });
+    });
+  }, [wanted, runtime]);
+  return { runtime, startFailure };
 }
 
 /** The component r2wc mounts: attributes in, a validated configuration or a readable error out. */
@@ -48,6 +63,8 @@ export function ChatApp({ emit = noop, onOpenChange = noop, ...raw }: ChatAppPro
   useEffect(() => {
     if (wanted) setWoken(true);
   }, [wanted]);
+  const live = wanted || woken;
+  const { runtime, startFailure } = useRuntime(live, emit);
   const [unread, setUnread] = useState(0);
 
   const presentation: Presentation = { mode: parsed.mode, open: parsed.open, theme: parsed.theme };
@@ -57,10 +74,14 @@ export function ChatApp({ emit = noop, onOpenChange = noop, ...raw }: ChatAppPro
         <Frame {...presentation} setOpen={onOpenChange} title="Chat">
           <StatusView tone="error" title="This chat is not set up correctly." detail={parsed.error.message} />
         </Frame>
-      ) : wanted || woken ? (
+      ) : !live ? null : runtime ? (
         // Once woken it stays: closing the panel keeps the connection and what is being typed.
-        <ConnectedWidget config={parsed.config} presentation={presentation} emit={emit} setOpen={onOpenChange} onUnread={setUnread} />
-      ) : null}
+        <runtime.ConnectedWidget config={parsed.config} presentation={presentation} emit={emit} setOpen={onOpenChange} onUnread={setUnread} />
+      ) : (
+        <Frame {...presentation} setOpen={onOpenChange} title="Chat">
+          {startFailure ? <StatusView tone="error" title="Chat is unavailable right now." detail={startFailure} /> : <StatusView tone="info" title="Connecting…" />}
+        </Frame>
+      )}
       {/* Outside the panel's tree, so waking the chat does not replace the button a keyboard user is on. */}
       {parsed.mode === 'bubble' && <Launcher open={parsed.open} unread={parsed.ok ? unread : 0} onToggle={() => onOpenChange(!parsed.open)} />}
     </div>

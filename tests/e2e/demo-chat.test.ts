@@ -114,6 +114,36 @@ describe('the demo page in Chromium', () => {
     }
   });
 
+  it('runs the chat\'s code only once the chat is opened: a closed bubble evaluates the launcher alone', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
+    // The runtime is the one function, inside the file's own wrapper, that spans most of the file.
+    const runtimeCalls = async () => {
+      const { result } = await cdp.send('Profiler.takePreciseCoverage');
+      const script = result.find((entry) => entry.url.endsWith('/dist/chat-widget.js'));
+      const ranges = (script?.functions ?? []).map((fn) => fn.ranges[0]!);
+      const length = Math.max(...ranges.map((range) => range.endOffset));
+      const size = (range: { startOffset: number; endOffset: number }) => range.endOffset - range.startOffset;
+      const inner = ranges.filter((range) => size(range) < length * 0.99).sort((a, b) => size(b) - size(a));
+      expect(size(inner[0]!)).toBeGreaterThan(length / 2);
+      return inner[0]!.count;
+    };
+    try {
+      await page.goto(`${server.url}/?user=dave`);
+      await page.locator('chat-widget [part~="launcher"]').waitFor();
+      await page.waitForTimeout(300);
+      expect(await runtimeCalls()).toBe(0);
+      await page.locator('chat-widget [part~="launcher"]').click();
+      await page.locator('chat-widget [part~="composer-input"]').waitFor();
+      expect(await runtimeCalls()).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('renders the same panel on the hostile page as on the plain page', async () => {
     const plain = await visitor('dave');
     const hostile = await visitor('dave', '/hostile.html');
