@@ -1,82 +1,6 @@
-// The widget's only stylesheet, adopted once into every instance's shadow root.
-// Isolation: host-page rules cannot reach inside the shadow root, and `.widget` starts
-// from `all: initial` so nothing inherited from the page (a huge font size, a letter
-// spacing, uppercase text) leaks in. Sizes are in px, never rem: a page's root font
-// size must not resize the panel. Public API: the --chat-widget-* properties and parts.
+// The panel's stylesheet: everything inside the panel. Adopted beside base.styles.ts the first
+// time a panel is shown; the custom properties and resets it relies on are there.
 export const widgetStyles = /* css */ `
-:host {
-  display: block;
-  --chat-widget-accent: #4f46e5;
-  --chat-widget-accent-text: #ffffff;
-  --chat-widget-background: #ffffff;
-  --chat-widget-surface: #f4f4f7;
-  --chat-widget-text: #1c1c28;
-  --chat-widget-muted: #6b6b80;
-  --chat-widget-border: #e3e3ea;
-  --chat-widget-danger: #c81e3a;
-  --chat-widget-radius: 16px;
-  --chat-widget-font: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
-  --chat-widget-width: 380px;
-  --chat-widget-height: 560px;
-  --chat-widget-offset: 20px;
-  --chat-widget-z-index: 2147483647;
-}
-:host([hidden]) { display: none; }
-
-.widget {
-  all: initial;
-  display: block;
-  box-sizing: border-box;
-  font-family: var(--chat-widget-font);
-  font-size: 14px;
-  line-height: 20px;
-  color: var(--cw-text);
-  text-align: start;
-  --cw-accent: var(--chat-widget-accent);
-  --cw-accent-text: var(--chat-widget-accent-text);
-  --cw-bg: var(--chat-widget-background);
-  --cw-surface: var(--chat-widget-surface);
-  --cw-text: var(--chat-widget-text);
-  --cw-muted: var(--chat-widget-muted);
-  --cw-border: var(--chat-widget-border);
-  --cw-danger: var(--chat-widget-danger);
-}
-.widget[data-theme="dark"] {
-  --cw-bg: #17171f; --cw-surface: #23232e; --cw-text: #ececf3; --cw-muted: #a0a0b4; --cw-border: #33333f; --cw-danger: #ff6b81;
-}
-@media (prefers-color-scheme: dark) {
-  .widget[data-theme="auto"] {
-    --cw-bg: #17171f; --cw-surface: #23232e; --cw-text: #ececf3; --cw-muted: #a0a0b4; --cw-border: #33333f; --cw-danger: #ff6b81;
-  }
-}
-/* Resets carry no weight (:where), so every component rule below wins over them. */
-:where(.widget) *, :where(.widget) *::before, :where(.widget) *::after { box-sizing: border-box; }
-:where(.widget) :where(button, textarea, input) { font: inherit; color: inherit; margin: 0; }
-:where(.widget) :where(h2, p, ol, ul) { margin: 0; padding: 0; }
-:where(.widget) :where(ol, ul) { list-style: none; }
-
-/* Launcher and floating panel */
-.launcher {
-  position: fixed; right: var(--chat-widget-offset); bottom: var(--chat-widget-offset);
-  z-index: var(--chat-widget-z-index);
-  width: 56px; height: 56px; border-radius: 50%; border: 0; padding: 0;
-  display: grid; place-items: center; cursor: pointer;
-  background: var(--cw-accent); color: var(--cw-accent-text);
-  box-shadow: 0 6px 20px rgba(20, 20, 40, 0.28);
-  transition: transform 120ms ease;
-}
-.launcher:hover { transform: scale(1.05); }
-.launcher:focus-visible, .widget button:focus-visible, .composer-input:focus-visible {
-  outline: 2px solid var(--cw-accent); outline-offset: 2px;
-}
-.badge {
-  position: absolute; top: -4px; right: -4px; min-width: 22px; height: 22px; padding: 0 6px;
-  border-radius: 11px; background: var(--cw-danger); color: #fff;
-  font-size: 12px; line-height: 22px; font-weight: 700; text-align: center;
-  border: 2px solid var(--cw-bg);
-}
-.inline-badge { position: static; border: 0; }
-
 .panel {
   display: flex; flex-direction: column; overflow: hidden;
   background: var(--cw-bg); color: var(--cw-text);
@@ -115,7 +39,7 @@ export const widgetStyles = /* css */ `
 .status-error .status-title { color: var(--cw-danger); }
 .spinner { width: 24px; height: 24px; border-radius: 50%; border: 3px solid var(--cw-border); border-top-color: var(--cw-accent); animation: cw-spin 800ms linear infinite; }
 @keyframes cw-spin { to { transform: rotate(360deg); } }
-@media (prefers-reduced-motion: reduce) { .spinner { animation-duration: 2400ms; } .launcher { transition: none; } }
+@media (prefers-reduced-motion: reduce) { .spinner { animation-duration: 2400ms; } }
 .button {
   border: 0; border-radius: 8px; padding: 8px 14px; cursor: pointer;
   background: var(--cw-accent); color: var(--cw-accent-text); font-weight: 600;

@@ -1,6 +1,7 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { parseAttributes, type RawAttributes, type Presentation } from '../element/attributes';
 import type { Emit } from '../element/events';
+import { installPanelStyles } from '../element/styles';
 import { visitorStorage } from '../session/visitor-storage';
 import { Frame } from './frame';
 import { Launcher } from './launcher';
@@ -67,9 +68,17 @@ export function ChatApp({ emit = noop, onOpenChange = noop, ...raw }: ChatAppPro
   const { runtime, startFailure } = useRuntime(live, emit);
   const [unread, setUnread] = useState(0);
 
+  // The panel's stylesheet is parsed the first time a panel shows, before it is painted.
+  const widget = useRef<HTMLDivElement>(null);
+  const panelShown = parsed.open || parsed.mode === 'inline';
+  useLayoutEffect(() => {
+    const root = widget.current?.getRootNode();
+    if (panelShown && typeof ShadowRoot !== 'undefined' && root instanceof ShadowRoot) installPanelStyles(root);
+  }, [panelShown]);
+
   const presentation: Presentation = { mode: parsed.mode, open: parsed.open, theme: parsed.theme };
   return (
-    <div className="widget" data-mode={parsed.mode} data-theme={parsed.theme}>
+    <div ref={widget} className="widget" data-mode={parsed.mode} data-theme={parsed.theme}>
       {!parsed.ok ? (
         <Frame {...presentation} setOpen={onOpenChange} title="Chat">
           <StatusView tone="error" title="This chat is not set up correctly." detail={parsed.error.message} />

@@ -129,18 +129,21 @@ describe('bad attributes', () => {
 });
 
 describe('a closed bubble', () => {
-  it('is only its launcher until opened: no client is made, and opening keeps the same button', async () => {
+  it('is only its launcher until opened: no client and no panel styles are made, and opening keeps the same button', async () => {
     const made = vi.spyOn(sessions, 'sessionFor');
     const el = mount({ 'api-key': 'closed-bubble-key', channel: 'general' });
     const launcher = part(el, 'launcher') as HTMLButtonElement;
     expect(launcher).not.toBeNull();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(made).not.toHaveBeenCalled();
+    // Only the launcher's stylesheet so far; the panel's comes with the first panel.
+    expect(el.shadowRoot?.adoptedStyleSheets).toHaveLength(1);
 
     launcher.focus();
     launcher.click();
     await waitFor(() => expect(part(el, 'panel')).not.toBeNull());
     expect(made).toHaveBeenCalled();
+    expect(el.shadowRoot?.adoptedStyleSheets).toHaveLength(2);
     // A keyboard user who opened it is still on the button that closes it.
     expect(part(el, 'launcher')).toBe(launcher);
     expect(el.shadowRoot?.activeElement).toBe(launcher);
