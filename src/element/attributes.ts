@@ -38,6 +38,9 @@ export interface Presentation {
   theme: Theme;
 }
 
+/** Whether the panel is on screen: an open bubble, or inline, which is always shown. */
+export const panelShown = ({ mode, open }: Pick<Presentation, 'mode' | 'open'>): boolean => open || mode === 'inline';
+
 export interface ConfigError {
   reason: ErrorReason;
   message: string;

@@ -58,11 +58,6 @@ export class ChatSession {
     this.client.setMessageComposerSetupFunction(({ composer }) => setupComposer(composer, options));
   }
 
-  /** A returning browser connects at page load so its unread count can show on the bubble. */
-  get connectsEagerly(): boolean {
-    return visitorStorage.hadSession(this.identity.apiKey);
-  }
-
   /** Connects once; concurrent and repeated calls share the attempt. After an error it tries again. */
   connect(): Promise<void> {
     if (!this.connecting) {

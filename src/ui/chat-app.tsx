@@ -1,7 +1,6 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { parseAttributes, type RawAttributes, type Presentation } from '../element/attributes';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { panelShown, parseAttributes, type RawAttributes, type Presentation } from '../element/attributes';
 import type { Emit } from '../element/events';
-import { installPanelStyles } from '../element/styles';
 import { visitorStorage } from '../session/visitor-storage';
 import { Frame } from './frame';
 import { Launcher } from './launcher';
@@ -59,33 +58,29 @@ export function ChatApp({ emit = noop, onOpenChange = noop, ...raw }: ChatAppPro
   // shows its unread count) the bubble is only its launcher: no client is made and no chat code
   // runs, which a first-time visitor who never opens it would pay for on every page.
   const returning = useMemo(() => parsed.ok && visitorStorage.hadSession(parsed.config.apiKey), [parsed.ok && parsed.config.apiKey]);
-  const wanted = parsed.ok && (parsed.open || parsed.mode === 'inline' || returning);
-  const [woken, setWoken] = useState(false);
-  useEffect(() => {
-    if (wanted) setWoken(true);
-  }, [wanted]);
-  const live = wanted || woken;
+  // Once woken it stays: closing the panel keeps the connection and what is being typed.
+  const woken = useRef(false);
+  woken.current ||= parsed.ok && (panelShown(parsed) || returning);
+  const live = woken.current;
   const { runtime, startFailure } = useRuntime(live, emit);
   const [unread, setUnread] = useState(0);
 
-  // The panel's stylesheet is parsed the first time a panel shows, before it is painted.
-  const widget = useRef<HTMLDivElement>(null);
-  const panelShown = parsed.open || parsed.mode === 'inline';
-  useLayoutEffect(() => {
-    const root = widget.current?.getRootNode();
-    if (panelShown && typeof ShadowRoot !== 'undefined' && root instanceof ShadowRoot) installPanelStyles(root);
-  }, [panelShown]);
-
   const presentation: Presentation = { mode: parsed.mode, open: parsed.open, theme: parsed.theme };
   return (
-    <div ref={widget} className="widget" data-mode={parsed.mode} data-theme={parsed.theme}>
+    <div className="widget" data-mode={parsed.mode} data-theme={parsed.theme}>
       {!parsed.ok ? (
         <Frame {...presentation} setOpen={onOpenChange} title="Chat">
           <StatusView tone="error" title="This chat is not set up correctly." detail={parsed.error.message} />
         </Frame>
       ) : !live ? null : runtime ? (
-        // Once woken it stays: closing the panel keeps the connection and what is being typed.
-        <runtime.ConnectedWidget config={parsed.config} presentation={presentation} emit={emit} setOpen={onOpenChange} onUnread={setUnread} />
+        <runtime.ConnectedWidget
+          config={parsed.config}
+          presentation={presentation}
+          connectAtOnce={returning}
+          emit={emit}
+          setOpen={onOpenChange}
+          onUnread={setUnread}
+        />
       ) : (
         <Frame {...presentation} setOpen={onOpenChange} title="Chat">
           {startFailure ? <StatusView tone="error" title="Chat is unavailable right now." detail={startFailure} /> : <StatusView tone="info" title="Connecting…" />}

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { StateStore, type MessageResponse } from 'stream-chat';
-import type { ChannelRef, Presentation, WidgetConfig } from '../element/attributes';
+import { panelShown, type ChannelRef, type Presentation, type WidgetConfig } from '../element/attributes';
 import type { Emit, MessageSummary } from '../element/events';
 import type { ChannelViewState, SendResult } from '../session/channel-handle';
 import { SessionError } from '../session/session-error';
@@ -42,6 +42,8 @@ const summarize = (message: MessageResponse): MessageSummary => ({
 interface ConnectedWidgetProps {
   config: WidgetConfig;
   presentation: Presentation;
+  /** Connect at page load: this browser chatted here before, and the bubble shows its unread count. */
+  connectAtOnce: boolean;
   emit: Emit;
   setOpen: (open: boolean) => void;
   /** The count the launcher's badge shows. */
@@ -49,7 +51,7 @@ interface ConnectedWidgetProps {
 }
 
 /** A valid configuration: the shared session, the channel, and the events the host page hears. */
-export function ConnectedWidget({ config, presentation, emit, setOpen, onUnread }: ConnectedWidgetProps) {
+export function ConnectedWidget({ config, presentation, connectAtOnce, emit, setOpen, onUnread }: ConnectedWidgetProps) {
   const { apiKey, baseUrl, tokenEndpoint, userName } = config;
   const session = useMemo(
     () => sessionFor({ apiKey, baseUrl, tokenEndpoint, userName }),
@@ -62,11 +64,10 @@ export function ConnectedWidget({ config, presentation, emit, setOpen, onUnread 
   const { status, error, userId, totalUnread } = useStateStore(session.state, selectSession);
 
   // No request and no socket until the visitor opens the chat, unless this browser chatted before.
-  const [eager] = useState(() => session.connectsEagerly);
-  const visible = presentation.open || presentation.mode === 'inline';
+  const visible = panelShown(presentation);
   useEffect(() => {
-    if ((visible || eager) && status === 'idle') session.connect().catch(() => undefined);
-  }, [visible, eager, status, session]);
+    if ((visible || connectAtOnce) && status === 'idle') session.connect().catch(() => undefined);
+  }, [visible, connectAtOnce, status, session]);
   const reportError = (failure: SessionError) => emit('chat-widget-error', { reason: failure.reason, message: failure.message });
   useEffect(() => {
     if (error) reportError(error);

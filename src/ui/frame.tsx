@@ -1,5 +1,6 @@
-import type { KeyboardEvent, ReactNode } from 'react';
-import type { Presentation } from '../element/attributes';
+import { useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { panelShown, type Presentation } from '../element/attributes';
+import { installPanelStyles } from '../element/styles';
 import { PanelHeader } from './panel-header';
 
 interface FrameProps extends Presentation {
@@ -17,9 +18,18 @@ interface FrameProps extends Presentation {
 /** The chrome around every state: the floating panel (its launcher is the app's), or the inline panel. */
 export function Frame({ mode, open, setOpen, title, subtitle, onBack, backLabel, actions, onKeyDown, children }: FrameProps) {
   const bubble = mode === 'bubble';
-  if (!open && bubble) return null;
+  const shown = panelShown({ mode, open });
+  // The panel's stylesheet is parsed when a panel first shows (before it is painted), so a
+  // closed bubble's page never parses it.
+  const section = useRef<HTMLElement>(null);
+  useLayoutEffect(() => {
+    const root = section.current?.getRootNode();
+    if (typeof ShadowRoot !== 'undefined' && root instanceof ShadowRoot) installPanelStyles(root);
+  }, [shown]);
+  if (!shown) return null;
   return (
     <section
+      ref={section}
       className="panel"
       part="panel"
       role={bubble ? 'dialog' : 'region'}
