@@ -3,15 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { FileUploadConfig } from 'stream-chat';
-import { createApp } from './app';
-import type { ServerContext } from './context';
+import { createApp } from './http/app';
+import type { ServerContext } from './http/context';
 import { RealtimeHub } from './realtime/hub';
 import { attachWebSocket } from './realtime/handshake';
 import { scheduleAllExpiries } from './realtime/expiry';
-import { seedDemoData } from './seed';
+import { seedDemoData } from './store/seed';
 import { openStore } from './store/store';
-import { Timers } from './timers';
-import { uploadConfig, uploadsFolder } from './uploads/settings';
+import { Timers } from './realtime/timers';
+import { uploadConfig, uploadsFolder } from './features/uploads/settings';
 
 export type StartServerOptions = {
   /** 0 picks a free port. Default 8787. */

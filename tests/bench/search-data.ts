@@ -4,7 +4,7 @@
 // at known rates so the queries range from common to rare. Written straight into a database
 // file through the store, in one transaction; the search index fills through its triggers.
 import { openStore } from '../../src/server/store/store';
-import { DEMO_USERS } from '../../src/server/seed';
+import { DEMO_USERS } from '../../src/server/store/seed';
 
 export const CHANNELS = 2000;
 export const USERS = 200;

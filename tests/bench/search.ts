@@ -12,7 +12,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { createUserToken } from '../../src/server/auth';
+import { createUserToken } from '../../src/server/auth/tokens';
 import { startServer, type RunningServer } from '../../src/server/index';
 import { API_KEY, API_SECRET } from './backend';
 import { freshPage, launchChromium } from './browser';

@@ -2,8 +2,8 @@
 // the guarantee that values only ever travel as parameters.
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/server/errors';
-import { filtersToSql, sortToSql, type FilterSchema } from '../../src/server/filters-to-sql';
+import { ApiError } from '../../src/server/http/errors';
+import { filtersToSql, sortToSql, type FilterSchema } from '../../src/server/store/filters-to-sql';
 
 const schema: FilterSchema = {
   jsonColumn: 't.custom',

@@ -2,7 +2,7 @@
 // Twitter card and <title> tags, redirects, compression, image links, and every refusal (not
 // HTML, too large, too slow, too many redirects, private addresses) as a readable code 4.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { isPublicAddress, guardedLookup } from '../../src/server/og/address-guard';
+import { isPublicAddress, guardedLookup } from '../../src/server/features/og/address-guard';
 import { createUsers, nextEvent, startHarness, type Harness } from './helpers';
 import { startFixture, type Fixture } from './og-fixture';
 import { watchingPair } from './scenes';

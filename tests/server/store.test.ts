@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StreamChat, type UserResponse } from 'stream-chat';
 import { startServer } from '../../src/server/index';
-import { seedDemoData } from '../../src/server/seed';
+import { seedDemoData } from '../../src/server/store/seed';
 import { migrations } from '../../src/server/store/migrations';
 import { openStore } from '../../src/server/store/store';
 import { API_KEY, API_SECRET } from './helpers';

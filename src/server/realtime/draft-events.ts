@@ -2,9 +2,9 @@
 // private), so the same composer on another device or tab follows along. The SDK matches them
 // to a composer by draft.channel_cid and draft.parent_id (messageComposer.ts subscribeDraft*).
 import type { DraftResponse } from 'stream-chat';
-import type { ServerContext } from '../context';
-import { presentDraft } from '../drafts/draft-message';
-import { Presenter } from '../present';
+import type { ServerContext } from '../http/context';
+import { presentDraft } from '../present/draft';
+import { Presenter } from '../present/presenter';
 import type { DraftRow } from '../store/drafts';
 
 export function notifyDraft(ctx: ServerContext, type: 'draft.updated' | 'draft.deleted', row: DraftRow): DraftResponse {

@@ -2,7 +2,7 @@
 // (the muter's mute list event) and reminders come due (notification.reminder_due). Each kind
 // keeps one timer armed for its earliest pending row (see timers.ts); whatever changes that row
 // set calls its schedule function again, and startup arms all three.
-import type { ServerContext } from '../context';
+import type { ServerContext } from '../http/context';
 import { publishMessageEvent } from './message-events';
 import { notifyMutesUpdated, notifyReminder } from './user-notifications';
 

@@ -4,8 +4,8 @@
 // evicts the channel, and the server stops sending them its events), and a member's own
 // pinned/archived change reaches ChannelManager as member.updated with channel_type/channel_id.
 import type { ChannelMemberResponse, Event } from 'stream-chat';
-import type { ServerContext } from '../context';
-import { Presenter } from '../present';
+import type { ServerContext } from '../http/context';
+import { Presenter } from '../present/presenter';
 import type { ChannelRow, MemberRow } from '../store/channels';
 import { envelope, notifyAddedToChannel } from './notify';
 import type { Connection } from './registry';

@@ -4,9 +4,9 @@
 // event.message.own_reactions when the message is not in its channel state (a thread reply seen
 // by Thread, or a message outside the loaded set: channel_state.ts addReaction/_updateMessage).
 import type { Event, EventTypes, MessageResponse } from 'stream-chat';
-import type { ServerContext } from '../context';
-import { viewerFields } from '../message-extras';
-import { Presenter } from '../present';
+import type { ServerContext } from '../http/context';
+import { viewerFields } from '../present/message-extras';
+import { Presenter } from '../present/presenter';
 import type { ChannelRow } from '../store/channels';
 import type { MessageRow } from '../store/messages';
 import { envelope } from './notify';

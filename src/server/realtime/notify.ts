@@ -2,10 +2,11 @@
 // watching connection, the sender's included (the SDK reconciles its own optimistic state from
 // them); members who are connected but not watching get the notification.* variant instead.
 import type { ChannelMemberResponse, Event, MessageResponse } from 'stream-chat';
-import { userActor } from '../actor';
-import { accessTo, presentChannel } from '../channel-state';
-import type { ServerContext } from '../context';
-import { Presenter } from '../present';
+import { userActor } from '../auth/actor';
+import { accessTo } from '../auth/channel-access';
+import { presentChannel } from '../present/channel';
+import type { ServerContext } from '../http/context';
+import { Presenter } from '../present/presenter';
 import type { ChannelRow } from '../store/channels';
 
 export function envelope(row: ChannelRow) {

@@ -4,9 +4,9 @@
 // at the poll from a channel list without watching it). Each receiver gets the poll as they see
 // it: their own_votes, and their own votes un-anonymised.
 import type { Event, EventTypes } from 'stream-chat';
-import type { ServerContext } from '../context';
-import { pollView, type PollView } from '../polls/present-poll';
-import { Presenter } from '../present';
+import type { ServerContext } from '../http/context';
+import { pollView, type PollView } from '../present/poll';
+import { Presenter } from '../present/presenter';
 import type { PollRow, PollVoteRow } from '../store/polls';
 import type { Connection } from './registry';
 

@@ -2,8 +2,8 @@
 // last one closes (offline, last_active stamped). It goes to the connections subscribed to that
 // user through a `presence: true` query and to everyone watching a channel the user belongs to,
 // which is where member lists and watcher rows show a presence dot.
-import type { ServerContext } from '../context';
-import { Presenter } from '../present';
+import type { ServerContext } from '../http/context';
+import { Presenter } from '../present/presenter';
 import type { Connection } from './registry';
 
 /** Call after the connection joined the registry and got its health.check. */

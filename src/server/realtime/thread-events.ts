@@ -4,13 +4,13 @@
 // Reading a thread is message.read with `thread` for the channel's watchers (the channel itself
 // ignores it, Thread applies it) and notification.mark_read with thread_id for the reader.
 import type { Event } from 'stream-chat';
-import { userActor } from '../actor';
-import type { ServerContext } from '../context';
-import { ApiError } from '../errors';
-import { Presenter } from '../present';
+import { userActor } from '../auth/actor';
+import type { ServerContext } from '../http/context';
+import { ApiError } from '../http/errors';
+import { Presenter } from '../present/presenter';
 import type { ChannelRow } from '../store/channels';
 import type { MessageRow } from '../store/messages';
-import { presentThread } from '../thread-response';
+import { presentThread } from '../present/thread';
 import { envelope } from './notify';
 
 export function recordThreadReply(ctx: ServerContext, channel: ChannelRow, reply: MessageRow): void {

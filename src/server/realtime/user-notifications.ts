@@ -2,9 +2,9 @@
 // lists changed (the SDK takes client.mutedUsers / mutedChannels from `me` in these events, never
 // from HTTP responses) and their reminders were created, changed, deleted or came due.
 import type { Event, EventTypes } from 'stream-chat';
-import type { ServerContext } from '../context';
-import { Presenter } from '../present';
-import { presentReminder } from '../reminder-response';
+import type { ServerContext } from '../http/context';
+import { Presenter } from '../present/presenter';
+import { presentReminder } from '../present/reminder';
 import type { ReminderRow } from '../store/reminders';
 
 export function notifyMutesUpdated(ctx: ServerContext, userId: string, kind: 'user' | 'channel'): void {

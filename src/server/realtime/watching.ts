@@ -1,8 +1,8 @@
 // Watching a channel means receiving its events. user.watching.start/stop are announced per
 // user (the SDK keys watchers by user id): start on the user's first watching connection, stop
 // when the last one stops watching or closes.
-import type { ServerContext } from '../context';
-import { Presenter } from '../present';
+import type { ServerContext } from '../http/context';
+import { Presenter } from '../present/presenter';
 import { userDisconnected } from './presence';
 import type { Connection } from './registry';
 

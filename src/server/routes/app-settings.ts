@@ -2,10 +2,10 @@
 // runs before every upload (file_upload_config / image_upload_config).
 import { Hono } from 'hono';
 import type { AppSettingsAPIResponse } from 'stream-chat';
-import { CHANNEL_TYPES } from '../channel-types';
-import { channelCommands } from '../commands/command-list';
-import type { AppEnv, ServerContext } from '../context';
-import { elapsed, requireAuth, sendJson } from '../http';
+import { CHANNEL_TYPES } from '../auth/channel-types';
+import { channelCommands } from '../features/commands/command-list';
+import type { AppEnv, ServerContext } from '../http/context';
+import { elapsed, requireAuth, sendJson } from '../http/request';
 
 export function appSettingsRoutes(ctx: ServerContext) {
   const routes = new Hono<AppEnv>();

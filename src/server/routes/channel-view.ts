@@ -2,7 +2,7 @@
 // in one line: message edits and reads, reactions, threads, read state, membership changes,
 // moderation and reminders.
 import { Hono } from 'hono';
-import type { AppEnv, ServerContext } from '../context';
+import type { AppEnv, ServerContext } from '../http/context';
 import { memberUpdateRoutes } from './members-update';
 import { messageEditRoutes } from './message-edits';
 import { messageReadRoutes } from './message-reads';

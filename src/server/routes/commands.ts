@@ -10,13 +10,13 @@ import type {
   ListCommandsResponse,
   UpdateCommandResponse,
 } from 'stream-chat';
-import { actorFor, type Actor } from '../actor';
-import { BUILTIN_COMMANDS } from '../channel-types';
-import { BUILTIN_NAMES, presentCommand } from '../commands/command-list';
-import type { AppEnv, ServerContext } from '../context';
-import { ApiError } from '../errors';
-import { elapsed, readJson, requireAuth, sendJson } from '../http';
-import { optionalString, requiredString, type JsonObject } from '../input';
+import { actorFor, type Actor } from '../auth/actor';
+import { BUILTIN_COMMANDS } from '../auth/channel-types';
+import { BUILTIN_NAMES, presentCommand } from '../features/commands/command-list';
+import type { AppEnv, ServerContext } from '../http/context';
+import { ApiError } from '../http/errors';
+import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
+import { optionalString, requiredString, type JsonObject } from '../http/input';
 
 const COMMAND_NAME = /^[a-z0-9_-]{1,64}$/;
 

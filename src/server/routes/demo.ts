@@ -2,11 +2,11 @@
 // for the site's own endpoint that the widget's `token-endpoint` attribute points at, answering
 // `{token, user}` for one of the seeded demo users.
 import { Hono } from 'hono';
-import { createUserToken } from '../auth';
-import type { AppEnv, ServerContext } from '../context';
-import { ApiError } from '../errors';
-import { sendJson } from '../http';
-import { DEMO_USERS } from '../seed';
+import { createUserToken } from '../auth/tokens';
+import type { AppEnv, ServerContext } from '../http/context';
+import { ApiError } from '../http/errors';
+import { sendJson } from '../http/request';
+import { DEMO_USERS } from '../store/seed';
 
 const TOKEN_LIFETIME_SECONDS = 60 * 60;
 

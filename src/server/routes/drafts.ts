@@ -4,15 +4,17 @@
 // owner's connections; sending a message removes the composer's draft (routes/messages.ts).
 import { Hono, type Context } from 'hono';
 import type { APIResponse, CreateDraftResponse, GetDraftResponse, QueryDraftsResponse } from 'stream-chat';
-import { actorFor, requireUser, type UserActor } from '../actor';
-import { accessTo, assertCanRead, assertCapability, presentChannel } from '../channel-state';
-import type { AppEnv, ServerContext } from '../context';
-import { presentDraft, draftMessage } from '../drafts/draft-message';
-import { ApiError } from '../errors';
-import { elapsed, readJson, requireAuth, sendJson } from '../http';
-import { namedUserId, optionalString } from '../input';
-import { cursors, pageOf } from '../paging';
-import { Presenter } from '../present';
+import { actorFor, requireUser, type UserActor } from '../auth/actor';
+import { accessTo, assertCanRead, assertCapability } from '../auth/channel-access';
+import { presentChannel } from '../present/channel';
+import type { AppEnv, ServerContext } from '../http/context';
+import { draftMessage } from '../features/drafts/draft-message';
+import { presentDraft } from '../present/draft';
+import { ApiError } from '../http/errors';
+import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
+import { namedUserId, optionalString } from '../http/input';
+import { cursors, pageOf } from '../http/paging';
+import { Presenter } from '../present/presenter';
 import { notifyDraft } from '../realtime/draft-events';
 import type { ChannelRow } from '../store/channels';
 import { existingChannel } from './channels';

@@ -2,12 +2,12 @@
 // typing.stop and custom events) and `POST /channels/{type}/{id}/read` (markRead).
 import { Hono } from 'hono';
 import type { APIResponse, EventAPIResponse } from 'stream-chat';
-import { actorFor, requireUser } from '../actor';
-import { accessTo, assertCanRead, assertCapability } from '../channel-state';
-import type { AppEnv, ServerContext } from '../context';
-import { ApiError } from '../errors';
-import { elapsed, readJson, requireAuth, sendJson } from '../http';
-import { isObject, namedUserId, optionalString, requiredString, withoutKeys } from '../input';
+import { actorFor, requireUser } from '../auth/actor';
+import { accessTo, assertCanRead, assertCapability } from '../auth/channel-access';
+import type { AppEnv, ServerContext } from '../http/context';
+import { ApiError } from '../http/errors';
+import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
+import { isObject, namedUserId, optionalString, requiredString, withoutKeys } from '../http/input';
 import { notifyChannelEvent, notifyRead } from '../realtime/notify';
 import { markThreadRead } from '../realtime/thread-events';
 import { existingChannel } from './channels';

@@ -2,8 +2,8 @@
 // humans and scripts. Neither needs authentication.
 import { Hono } from 'hono';
 import type { APIResponse } from 'stream-chat';
-import type { AppEnv } from '../context';
-import { elapsed, sendJson } from '../http';
+import type { AppEnv } from '../http/context';
+import { elapsed, sendJson } from '../http/request';
 
 export function healthRoutes() {
   const routes = new Hono<AppEnv>();

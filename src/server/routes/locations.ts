@@ -3,12 +3,12 @@
 // stopLiveLocationSharing sends end_at = now). Each update is a message.updated to the channel.
 import { Hono } from 'hono';
 import type { ActiveLiveLocationsAPIResponse, APIResponse, SharedLiveLocationResponse, SharedLocationResponse } from 'stream-chat';
-import { actorFor, requireUser } from '../actor';
-import type { AppEnv, ServerContext } from '../context';
-import { ApiError } from '../errors';
-import { elapsed, readJson, readPayload, requireAuth, sendJson } from '../http';
-import { namedUserId, optionalString, requiredString } from '../input';
-import { coordinate, date, presentLocation } from '../locations/shared-location';
+import { actorFor, requireUser } from '../auth/actor';
+import type { AppEnv, ServerContext } from '../http/context';
+import { ApiError } from '../http/errors';
+import { elapsed, readJson, readPayload, requireAuth, sendJson } from '../http/request';
+import { namedUserId, optionalString, requiredString } from '../http/input';
+import { coordinate, date, presentLocation } from '../features/locations/shared-location';
 import { publishMessageEvent } from '../realtime/message-events';
 
 export function locationRoutes(ctx: ServerContext) {

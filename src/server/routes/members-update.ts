@@ -5,13 +5,14 @@
 // (channel.pin/archive), which stamps pinned_at / archived_at for that member only.
 import { Hono, type Context } from 'hono';
 import type { PartialUpdateMemberAPIResponse, UpdateChannelAPIResponse } from 'stream-chat';
-import { actorFor, requireUser } from '../actor';
-import { accessTo, assertCanRead, assertCapability, presentChannel } from '../channel-state';
-import type { AppEnv, ServerContext } from '../context';
-import { ApiError } from '../errors';
-import { elapsed, readJson, requireAuth, sendJson } from '../http';
-import { idList, namedUserId, objectField, optionalBoolean } from '../input';
-import { Presenter } from '../present';
+import { actorFor, requireUser } from '../auth/actor';
+import { accessTo, assertCanRead, assertCapability } from '../auth/channel-access';
+import { presentChannel } from '../present/channel';
+import type { AppEnv, ServerContext } from '../http/context';
+import { ApiError } from '../http/errors';
+import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
+import { idList, namedUserId, objectField, optionalBoolean } from '../http/input';
+import { Presenter } from '../present/presenter';
 import { notifyMemberUpdated, notifyMembersAdded, notifyMembersRemoved } from '../realtime/member-events';
 import type { ChannelRow, MemberRow } from '../store/channels';
 import { existingChannel } from './channels';

@@ -1,12 +1,12 @@
 // queryMembers: `GET /members?payload={type, id | members, filter_conditions, sort, limit, offset}`.
 import { Hono } from 'hono';
 import type { ChannelMemberAPIResponse } from 'stream-chat';
-import { actorFor } from '../actor';
-import { accessTo, assertCanRead } from '../channel-state';
-import type { AppEnv, ServerContext } from '../context';
-import { elapsed, readPayload, requireAuth, sendJson } from '../http';
-import { boundedInt, idList, optionalString, requiredString } from '../input';
-import { Presenter } from '../present';
+import { actorFor } from '../auth/actor';
+import { accessTo, assertCanRead } from '../auth/channel-access';
+import type { AppEnv, ServerContext } from '../http/context';
+import { elapsed, readPayload, requireAuth, sendJson } from '../http/request';
+import { boundedInt, idList, optionalString, requiredString } from '../http/input';
+import { Presenter } from '../present/presenter';
 import { distinctChannelId, existingChannel } from './channels';
 
 export function memberRoutes(ctx: ServerContext) {

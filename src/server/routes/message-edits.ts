@@ -3,14 +3,14 @@
 // change is broadcast to the channel's watchers, the actor's connections included.
 import { Hono } from 'hono';
 import type { UpdateMessageAPIResponse } from 'stream-chat';
-import { actorFor, type Actor } from '../actor';
-import { assertCapability } from '../channel-state';
-import type { AppEnv, ServerContext } from '../context';
-import { ApiError } from '../errors';
-import { elapsed, readJson, requireAuth, sendJson } from '../http';
-import { isObject, namedUserId, objectField, optionalString } from '../input';
-import { assertMayChange, assertNotDeleted, messageInReach, type MessageTarget } from '../message-access';
-import { fullUpdate, partialUpdate, type PlannedChange } from '../message-changes';
+import { actorFor, type Actor } from '../auth/actor';
+import { assertCapability } from '../auth/channel-access';
+import type { AppEnv, ServerContext } from '../http/context';
+import { ApiError } from '../http/errors';
+import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
+import { isObject, namedUserId, objectField, optionalString } from '../http/input';
+import { assertMayChange, assertNotDeleted, messageInReach, type MessageTarget } from '../auth/message-access';
+import { fullUpdate, partialUpdate, type PlannedChange } from '../features/messages/message-changes';
 import { publishMessageEvent } from '../realtime/message-events';
 import { schedulePinExpiry } from '../realtime/expiry';
 

@@ -4,14 +4,14 @@
 // with their own reactions and reminder.
 import { Hono } from 'hono';
 import type { GetMessageAPIResponse, GetMultipleMessagesAPIResponse, GetRepliesAPIResponse } from 'stream-chat';
-import { actorFor } from '../actor';
-import { accessTo, assertCanRead } from '../channel-state';
-import type { AppEnv, ServerContext } from '../context';
-import { ApiError } from '../errors';
-import { elapsed, requireAuth, sendJson } from '../http';
-import { isObject } from '../input';
-import { messageInReach } from '../message-access';
-import { Presenter } from '../present';
+import { actorFor } from '../auth/actor';
+import { accessTo, assertCanRead } from '../auth/channel-access';
+import type { AppEnv, ServerContext } from '../http/context';
+import { ApiError } from '../http/errors';
+import { elapsed, requireAuth, sendJson } from '../http/request';
+import { isObject } from '../http/input';
+import { messageInReach } from '../auth/message-access';
+import { Presenter } from '../present/presenter';
 import { existingChannel } from './channels';
 import { pageOptions } from './query-options';
 

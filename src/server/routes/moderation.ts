@@ -5,15 +5,15 @@
 // carry them too for callers that read them.
 import { Hono, type Context } from 'hono';
 import type { APIResponse, FlagMessageResponse, FlagUserResponse, MuteChannelAPIResponse, MuteUserResponse } from 'stream-chat';
-import { actorFor, requireUser, type UserActor } from '../actor';
-import { accessTo, assertCanRead, assertCapability } from '../channel-state';
-import type { AppEnv, ServerContext } from '../context';
-import { ApiError } from '../errors';
-import { elapsed, readJson, requireAuth, sendJson } from '../http';
-import { boundedInt, namedUserId, optionalString, requiredString, type JsonObject } from '../input';
-import { messageInReach } from '../message-access';
-import { activeMutes, presentChannelMute, presentMute } from '../own-user';
-import { Presenter } from '../present';
+import { actorFor, requireUser, type UserActor } from '../auth/actor';
+import { accessTo, assertCanRead, assertCapability } from '../auth/channel-access';
+import type { AppEnv, ServerContext } from '../http/context';
+import { ApiError } from '../http/errors';
+import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
+import { boundedInt, namedUserId, optionalString, requiredString, type JsonObject } from '../http/input';
+import { messageInReach } from '../auth/message-access';
+import { activeMutes, presentChannelMute, presentMute } from '../present/own-user';
+import { Presenter } from '../present/presenter';
 import { scheduleMuteExpiry } from '../realtime/expiry';
 import { notifyMutesUpdated } from '../realtime/user-notifications';
 import type { FlagRow } from '../store/flags';

@@ -3,12 +3,12 @@
 // address, timeout, too large, not HTML) is an input error (code 4) with a readable message.
 import { Hono } from 'hono';
 import type { APIResponse } from 'stream-chat';
-import { actorFor, requireUser } from '../actor';
-import type { AppEnv, ServerContext } from '../context';
-import { ApiError } from '../errors';
-import { elapsed, requireAuth, sendJson } from '../http';
-import { checkedUrl, fetchPage } from '../og/fetch-page';
-import { hasContent, imagePreview, parsePreview, type LinkPreview } from '../og/parse-meta';
+import { actorFor, requireUser } from '../auth/actor';
+import type { AppEnv, ServerContext } from '../http/context';
+import { ApiError } from '../http/errors';
+import { elapsed, requireAuth, sendJson } from '../http/request';
+import { checkedUrl, fetchPage } from '../features/og/fetch-page';
+import { hasContent, imagePreview, parsePreview, type LinkPreview } from '../features/og/parse-meta';
 
 const MAX_URL_LENGTH = 2048;
 

@@ -4,13 +4,13 @@
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { APIResponse, CreatePollOptionAPIResponse, PollOptionResponse } from 'stream-chat';
-import { actorFor, requireUser, type Actor } from '../actor';
-import type { AppEnv, ServerContext } from '../context';
-import { ApiError } from '../errors';
-import { elapsed, readJson, readPayload, requireAuth, sendJson } from '../http';
-import { namedUserId, requiredString, type JsonObject } from '../input';
-import { assertCanManage, assertCanSee, canManage, existingPoll, hasPollCapability } from '../polls/poll-access';
-import { assertUniqueTexts, MAX_OPTIONS, optionInput } from '../polls/poll-input';
+import { actorFor, requireUser, type Actor } from '../auth/actor';
+import type { AppEnv, ServerContext } from '../http/context';
+import { ApiError } from '../http/errors';
+import { elapsed, readJson, readPayload, requireAuth, sendJson } from '../http/request';
+import { namedUserId, requiredString, type JsonObject } from '../http/input';
+import { assertCanManage, assertCanSee, canManage, existingPoll, hasPollCapability } from '../features/polls/poll-access';
+import { assertUniqueTexts, MAX_OPTIONS, optionInput } from '../features/polls/poll-input';
 import { notifyPoll } from '../realtime/poll-events';
 import type { PollOptionRow, PollRow } from '../store/polls';
 

@@ -8,15 +8,15 @@
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { APIResponse, CastVoteAPIResponse, PollAnswer, PollVote, PollVotesAPIResponse } from 'stream-chat';
-import { actorFor, requireUser, type Actor, type UserActor } from '../actor';
-import type { AppEnv, ServerContext } from '../context';
-import { ApiError } from '../errors';
-import { elapsed, readJson, readPayload, requireAuth, sendJson } from '../http';
-import { isObject, namedUserId, optionalString } from '../input';
-import { cursors, pageOf } from '../paging';
-import { assertCanSee, assertPollCapability, canManage, existingPoll } from '../polls/poll-access';
-import { pollView } from '../polls/present-poll';
-import { Presenter } from '../present';
+import { actorFor, requireUser, type Actor, type UserActor } from '../auth/actor';
+import type { AppEnv, ServerContext } from '../http/context';
+import { ApiError } from '../http/errors';
+import { elapsed, readJson, readPayload, requireAuth, sendJson } from '../http/request';
+import { isObject, namedUserId, optionalString } from '../http/input';
+import { cursors, pageOf } from '../http/paging';
+import { assertCanSee, assertPollCapability, canManage, existingPoll } from '../features/polls/poll-access';
+import { pollView } from '../present/poll';
+import { Presenter } from '../present/presenter';
 import { notifyPoll, type PollEventType } from '../realtime/poll-events';
 import type { PollRow, PollVoteRow } from '../store/polls';
 

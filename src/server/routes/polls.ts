@@ -5,16 +5,16 @@
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { APIResponse, CreatePollAPIResponse, QueryPollsResponse } from 'stream-chat';
-import { actorFor, requireUser, type Actor } from '../actor';
-import type { AppEnv, ServerContext } from '../context';
-import { ApiError } from '../errors';
-import { elapsed, readJson, readPayload, requireAuth, sendJson } from '../http';
-import { isObject, namedUserId, requiredString, type JsonObject } from '../input';
-import { cursors, pageOf } from '../paging';
-import { assertCanManage, assertCanSee, existingPoll, visiblePolls } from '../polls/poll-access';
-import { currentFields, DEFAULT_FIELDS, optionList, pollFields, pollId, type OptionInput } from '../polls/poll-input';
-import { pollView } from '../polls/present-poll';
-import { Presenter } from '../present';
+import { actorFor, requireUser, type Actor } from '../auth/actor';
+import type { AppEnv, ServerContext } from '../http/context';
+import { ApiError } from '../http/errors';
+import { elapsed, readJson, readPayload, requireAuth, sendJson } from '../http/request';
+import { isObject, namedUserId, requiredString, type JsonObject } from '../http/input';
+import { cursors, pageOf } from '../http/paging';
+import { assertCanManage, assertCanSee, existingPoll, visiblePolls } from '../features/polls/poll-access';
+import { currentFields, DEFAULT_FIELDS, optionList, pollFields, pollId, type OptionInput } from '../features/polls/poll-input';
+import { pollView } from '../present/poll';
+import { Presenter } from '../present/presenter';
 import { notifyPoll } from '../realtime/poll-events';
 import type { PollFields, PollRow } from '../store/polls';
 

@@ -1,11 +1,11 @@
 // Request options shared by the channel endpoints: message pagination (the SDK's
 // MessagePaginationOptions), member and watcher pages, and the connection a `watch` subscribes.
 import type { Context } from 'hono';
-import type { Actor } from '../actor';
-import type { StateOptions } from '../channel-state';
-import type { AppEnv, ServerContext } from '../context';
-import { ApiError } from '../errors';
-import { boundedInt, objectField, optionalString, type JsonObject } from '../input';
+import type { Actor } from '../auth/actor';
+import type { StateOptions } from '../present/channel-state';
+import type { AppEnv, ServerContext } from '../http/context';
+import { ApiError } from '../http/errors';
+import { boundedInt, objectField, optionalString, type JsonObject } from '../http/input';
 import type { Connection } from '../realtime/registry';
 import type { PageOptions } from '../store/messages';
 

@@ -4,16 +4,16 @@
 // enforce_unique send that replaced the user's other reactions) or reaction.deleted.
 import { Hono } from 'hono';
 import type { GetReactionsAPIResponse, QueryReactionsAPIResponse, ReactionAPIResponse } from 'stream-chat';
-import { actorFor, requireUser } from '../actor';
-import { assertCapability } from '../channel-state';
-import type { AppEnv, ServerContext } from '../context';
-import { ApiError } from '../errors';
-import { elapsed, readJson, requireAuth, sendJson } from '../http';
-import { boundedInt, isObject, namedUserId, optionalBoolean, withoutKeys } from '../input';
-import { assertNotDeleted, messageInReach } from '../message-access';
-import { presentReaction } from '../message-extras';
-import { cursors, pageOf } from '../paging';
-import { Presenter } from '../present';
+import { actorFor, requireUser } from '../auth/actor';
+import { assertCapability } from '../auth/channel-access';
+import type { AppEnv, ServerContext } from '../http/context';
+import { ApiError } from '../http/errors';
+import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
+import { boundedInt, isObject, namedUserId, optionalBoolean, withoutKeys } from '../http/input';
+import { assertNotDeleted, messageInReach } from '../auth/message-access';
+import { presentReaction } from '../present/message-extras';
+import { cursors, pageOf } from '../http/paging';
+import { Presenter } from '../present/presenter';
 import { publishMessageEvent } from '../realtime/message-events';
 
 /** The provider's limit on a reaction type's length. */

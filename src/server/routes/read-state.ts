@@ -4,13 +4,13 @@
 // permission error), so a client cannot create read state in a channel it does not belong to.
 import { Hono } from 'hono';
 import type { APIResponse, Event } from 'stream-chat';
-import { actorFor, requireUser, type UserActor } from '../actor';
-import { accessTo, assertCanRead, assertCapability } from '../channel-state';
-import type { AppEnv, ServerContext } from '../context';
-import { ApiError } from '../errors';
-import { elapsed, readJson, requireAuth, sendJson } from '../http';
-import { namedUserId, optionalString, type JsonObject } from '../input';
-import { Presenter } from '../present';
+import { actorFor, requireUser, type UserActor } from '../auth/actor';
+import { accessTo, assertCanRead, assertCapability } from '../auth/channel-access';
+import type { AppEnv, ServerContext } from '../http/context';
+import { ApiError } from '../http/errors';
+import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
+import { namedUserId, optionalString, type JsonObject } from '../http/input';
+import { Presenter } from '../present/presenter';
 import { envelope } from '../realtime/notify';
 import { threadParent } from '../realtime/thread-events';
 import type { ChannelRow } from '../store/channels';

@@ -6,17 +6,17 @@
 // matches ("already has reminder created for this message_id", "reminder does not exist").
 import { Hono, type Context } from 'hono';
 import type { APIResponse, QueryRemindersResponse, ReminderAPIResponse } from 'stream-chat';
-import { actorFor, requireUser, type UserActor } from '../actor';
-import type { AppEnv, ServerContext } from '../context';
-import { ApiError } from '../errors';
-import { elapsed, readJson, requireAuth, sendJson } from '../http';
-import { namedUserId, type JsonObject } from '../input';
-import { messageInReach } from '../message-access';
-import { cursors, pageOf } from '../paging';
-import { Presenter } from '../present';
+import { actorFor, requireUser, type UserActor } from '../auth/actor';
+import type { AppEnv, ServerContext } from '../http/context';
+import { ApiError } from '../http/errors';
+import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
+import { namedUserId, type JsonObject } from '../http/input';
+import { messageInReach } from '../auth/message-access';
+import { cursors, pageOf } from '../http/paging';
+import { Presenter } from '../present/presenter';
 import { scheduleReminders } from '../realtime/expiry';
 import { notifyReminder } from '../realtime/user-notifications';
-import { presentReminder } from '../reminder-response';
+import { presentReminder } from '../present/reminder';
 
 export function reminderRoutes(ctx: ServerContext) {
   const routes = new Hono<AppEnv>();

@@ -5,16 +5,17 @@
 // someone else's channel finds nothing rather than saying the channel exists.
 import { Hono } from 'hono';
 import type { ChannelResponse, SearchAPIResponse } from 'stream-chat';
-import { actorFor } from '../actor';
-import { OPEN_TYPES } from '../channel-types';
-import { accessTo, presentChannel } from '../channel-state';
-import type { AppEnv, ServerContext } from '../context';
-import { ApiError } from '../errors';
-import { elapsed, readPayload, requireAuth, sendJson } from '../http';
-import { isObject } from '../input';
-import { Presenter } from '../present';
-import { messageCondition, searchOrder } from '../search/message-filter';
-import { searchCursors, searchPage } from '../search/search-page';
+import { actorFor } from '../auth/actor';
+import { OPEN_TYPES } from '../auth/channel-types';
+import { accessTo } from '../auth/channel-access';
+import { presentChannel } from '../present/channel';
+import type { AppEnv, ServerContext } from '../http/context';
+import { ApiError } from '../http/errors';
+import { elapsed, readPayload, requireAuth, sendJson } from '../http/request';
+import { isObject } from '../http/input';
+import { Presenter } from '../present/presenter';
+import { messageCondition, searchOrder } from '../features/search/message-filter';
+import { searchCursors, searchPage } from '../features/search/search-page';
 
 /** A search covers at most this many channels: the most recently active its filter matches. */
 const MAX_SEARCH_CHANNELS = 1000;

@@ -3,18 +3,18 @@
 // title/custom updates (`PATCH /threads/{id}` with {set, unset}, announced as thread.updated).
 import { Hono, type Context } from 'hono';
 import type { GetThreadAPIResponse, QueryThreadsAPIResponse } from 'stream-chat';
-import { actorFor, requireUser, type Actor } from '../actor';
-import { accessTo, assertCanRead, assertCapability } from '../channel-state';
-import type { AppEnv, ServerContext } from '../context';
-import { ApiError } from '../errors';
-import { elapsed, readJson, requireAuth, sendJson } from '../http';
-import { boundedInt, namedUserId, objectField, optionalBoolean, optionalString, withoutKeys, type JsonObject } from '../input';
-import { messageInReach } from '../message-access';
-import { cursors, pageOf } from '../paging';
-import { Presenter } from '../present';
+import { actorFor, requireUser, type Actor } from '../auth/actor';
+import { accessTo, assertCanRead, assertCapability } from '../auth/channel-access';
+import type { AppEnv, ServerContext } from '../http/context';
+import { ApiError } from '../http/errors';
+import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
+import { boundedInt, namedUserId, objectField, optionalBoolean, optionalString, withoutKeys, type JsonObject } from '../http/input';
+import { messageInReach } from '../auth/message-access';
+import { cursors, pageOf } from '../http/paging';
+import { Presenter } from '../present/presenter';
 import { notifyThreadUpdated } from '../realtime/thread-events';
 import { startWatching } from '../realtime/watching';
-import { RESERVED_THREAD_FIELDS, presentThread, type ThreadOptions } from '../thread-response';
+import { RESERVED_THREAD_FIELDS, presentThread, type ThreadOptions } from '../present/thread';
 import { watchingConnection } from './query-options';
 
 /** The SDK's MAX_QUERY_THREADS_LIMIT. */

@@ -3,16 +3,16 @@
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import type { APIResponse, UpdateUsersAPIResponse, UserResponse, UsersAPIResponse } from 'stream-chat';
-import { actorFor } from '../actor';
-import { createUserToken } from '../auth';
-import type { AppEnv, ServerContext } from '../context';
-import { ApiError } from '../errors';
-import { elapsed, readJson, readPayload, requireAuth, sendJson } from '../http';
-import { boundedInt, isObject, objectField } from '../input';
-import { Presenter } from '../present';
+import { actorFor } from '../auth/actor';
+import { createUserToken } from '../auth/tokens';
+import type { AppEnv, ServerContext } from '../http/context';
+import { ApiError } from '../http/errors';
+import { elapsed, readJson, readPayload, requireAuth, sendJson } from '../http/request';
+import { boundedInt, isObject, objectField } from '../http/input';
+import { Presenter } from '../present/presenter';
 import { subscribePresence } from '../realtime/presence';
 import { watchingConnection } from './query-options';
-import { userPatch, validUserId } from '../user-fields';
+import { userPatch, validUserId } from '../features/users/user-fields';
 
 /** What client.setGuestUser reads (stream-chat src/client.ts). */
 type GuestResponse = APIResponse & { access_token: string; user: UserResponse };

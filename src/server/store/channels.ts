@@ -2,8 +2,8 @@
 // `data`) lives in a JSON column; `member_count` is kept in step with the members table so it
 // can be filtered and sorted on.
 import type { Db } from './db';
-import { ApiError } from '../errors';
-import { filtersToSql, sortToSql, type FilterSchema, type SqlFragment } from '../filters-to-sql';
+import { ApiError } from '../http/errors';
+import { filtersToSql, sortToSql, type FilterSchema, type SqlFragment } from './filters-to-sql';
 
 export type ChannelRow = {
   cid: string;

@@ -2,7 +2,7 @@
 // so the primary key works without NULLs) or a thread's. The message is kept as the JSON the
 // SDK sent (a DraftMessage), already validated by the route.
 import type { Db } from './db';
-import { filtersToSql, sortToSql, type FilterSchema } from '../filters-to-sql';
+import { filtersToSql, sortToSql, type FilterSchema } from './filters-to-sql';
 
 export type DraftRow = {
   user_id: string;

@@ -1,7 +1,7 @@
 // Message reads beyond channel history: thread replies (paged like history, on the
 // (parent_id, created_at) index), messages by id, and the counts behind "mark unread".
 import type { Db } from './db';
-import { ApiError } from '../errors';
+import { ApiError } from '../http/errors';
 import { after, before, window, type Bound, type MessageRow, type PageOptions, type Position } from './messages';
 
 /** Channel history: top-level messages and replies also shown in the channel. */

@@ -3,7 +3,7 @@
 // turned into its (created_at, seq) position once and compared against that, so paging stays
 // one range scan on a channel with a million messages.
 import type { Db } from './db';
-import { ApiError } from '../errors';
+import { ApiError } from '../http/errors';
 
 export type MessageRow = {
   seq: number;

@@ -2,7 +2,7 @@
 // ended reply, at most one per user) has answer_text instead. Counts and "latest" lists are
 // computed by SQL from the votes, never kept as counters, so they cannot drift.
 import type { Db } from './db';
-import { filtersToSql, sortToSql, type FilterSchema, type SqlFragment } from '../filters-to-sql';
+import { filtersToSql, sortToSql, type FilterSchema, type SqlFragment } from './filters-to-sql';
 
 export type PollRow = {
   id: string;

@@ -2,7 +2,7 @@
 // (groups, latest, own) for a whole page at once, so a page of 25 messages costs three queries
 // whatever their reactions.
 import type { Db } from './db';
-import { filtersToSql, sortToSql, type FilterSchema } from '../filters-to-sql';
+import { filtersToSql, sortToSql, type FilterSchema } from './filters-to-sql';
 
 export type ReactionRow = {
   message_id: string;

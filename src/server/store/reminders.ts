@@ -2,7 +2,7 @@
 // optional remind_at. notified_at marks a reminder whose notification.reminder_due went out, so
 // the due timer only ever looks at the index of pending ones.
 import type { Db } from './db';
-import { filtersToSql, sortToSql, type FilterSchema } from '../filters-to-sql';
+import { filtersToSql, sortToSql, type FilterSchema } from './filters-to-sql';
 
 export type ReminderRow = {
   user_id: string;

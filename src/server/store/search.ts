@@ -3,7 +3,7 @@
 // an FTS5 expression, SQL conditions and an order (search/message-filter.ts); this runs them over
 // the given channels. Deleted messages are never found.
 import type { Db } from './db';
-import type { SqlFragment } from '../filters-to-sql';
+import type { SqlFragment } from './filters-to-sql';
 import type { MessageRow } from './messages';
 
 export type MessageSearchQuery = {

@@ -2,7 +2,7 @@
 // (the parent's author and everyone who replied) each carry their read state of the thread,
 // kept as counters like channel reads so `unread_threads` is one indexed count.
 import type { Db } from './db';
-import { filtersToSql, sortToSql, type FilterSchema } from '../filters-to-sql';
+import { filtersToSql, sortToSql, type FilterSchema } from './filters-to-sql';
 
 export type ThreadRow = {
   parent_id: string;

@@ -1,8 +1,8 @@
 // The users table: identity, role, display fields and custom data (a JSON column).
 import type { Db } from './db';
 import { nowIso } from './db';
-import { ApiError } from '../errors';
-import { filtersToSql, sortToSql, type FilterSchema, type SqlFragment } from '../filters-to-sql';
+import { ApiError } from '../http/errors';
+import { filtersToSql, sortToSql, type FilterSchema, type SqlFragment } from './filters-to-sql';
 
 export type UserRow = {
   id: string;

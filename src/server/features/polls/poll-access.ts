@@ -1,0 +1,55 @@
+// Who may see and change a poll. Before it is sent, a poll is its creator's alone; once a
+// message carries it, whoever can read that channel can see it, and the channel's capabilities
+// (`cast-poll-vote`, `query-poll-votes`) decide who votes. Only the creator (or an admin or a
+// server-side call) changes or deletes it.
+import type { Actor } from '../../auth/actor';
+import { accessTo, assertCapability } from '../../auth/channel-access';
+import type { ServerContext } from '../../http/context';
+import { ApiError } from '../../http/errors';
+import type { SqlFragment } from '../../store/filters-to-sql';
+import { OPEN_TYPES } from '../../auth/channel-types';
+import type { PollRow } from '../../store/polls';
+
+export function existingPoll(ctx: ServerContext, id: string): PollRow {
+  const row = ctx.store.polls.get(id);
+  if (!row) throw ApiError.notFound(`poll ${id} does not exist`);
+  return row;
+}
+
+export function canManage(actor: Actor, row: PollRow): boolean {
+  return actor.server || actor.role === 'admin' || row.created_by_id === actor.id;
+}
+
+export function assertCanManage(actor: Actor, row: PollRow, action: string): void {
+  if (!canManage(actor, row)) throw ApiError.notAllowed(`only the creator of poll ${row.id} can ${action} it`);
+}
+
+/** Unknown to those who cannot see it: the same 404 as a poll that does not exist. */
+export function assertCanSee(ctx: ServerContext, row: PollRow, actor: Actor): void {
+  if (canManage(actor, row)) return;
+  const channel = row.cid ? ctx.store.channels.get(row.cid) : undefined;
+  if (!channel || !accessTo(ctx, channel, actor).canRead) throw ApiError.notFound(`poll ${row.id} does not exist`);
+}
+
+/** Throws unless the poll is sent in a channel where the actor has `capability`. */
+export function assertPollCapability(ctx: ServerContext, row: PollRow, actor: Actor, capability: string): void {
+  const channel = row.cid ? ctx.store.channels.get(row.cid) : undefined;
+  if (!channel) throw ApiError.input(`poll ${row.id} is not sent in a message yet`);
+  assertCapability(channel, actor, accessTo(ctx, channel, actor), capability);
+}
+
+export function hasPollCapability(ctx: ServerContext, row: PollRow, actor: Actor, capability: string): boolean {
+  const channel = row.cid ? ctx.store.channels.get(row.cid) : undefined;
+  return channel !== undefined && accessTo(ctx, channel, actor).capabilities.includes(capability);
+}
+
+/** The polls an actor may list: their own and those sent in channels they can read. */
+export function visiblePolls(actor: Actor): SqlFragment {
+  if (actor.server || actor.role === 'admin') return { sql: '1', params: [] };
+  const open = OPEN_TYPES.map(() => '?').join(',') || "''";
+  return {
+    sql: `(p.created_by_id = ? OR p.cid IN (SELECT cid FROM members WHERE user_id = ?)
+           OR p.cid IN (SELECT cid FROM channels WHERE type IN (${open})))`,
+    params: [actor.id ?? '', actor.id ?? '', ...OPEN_TYPES],
+  };
+}

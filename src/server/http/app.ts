@@ -1,0 +1,96 @@
+// The request handler, with no port: CORS, timing, every API area, the demo token endpoint,
+// static files, and the one mapping from errors to the provider's error JSON. index.ts listens;
+// tests can call app.request() directly.
+import { Hono, type MiddlewareHandler } from 'hono';
+import type { AppEnv, ServerContext } from './context';
+import { ApiError, errorBody, toApiError } from './errors';
+import { elapsed, sendJson } from './request';
+import { appSettingsRoutes } from '../routes/app-settings';
+import { channelRoutes } from '../routes/channels';
+import { channelViewRoutes } from '../routes/channel-view';
+import { commandRoutes } from '../routes/commands';
+import { demoRoutes } from '../routes/demo';
+import { draftRoutes } from '../routes/drafts';
+import { eventRoutes } from '../routes/events';
+import { healthRoutes } from '../routes/health';
+import { locationRoutes } from '../routes/locations';
+import { memberRoutes } from '../routes/members';
+import { messageRoutes } from '../routes/messages';
+import { ogRoutes } from '../routes/og';
+import { pollOptionRoutes } from '../routes/poll-options';
+import { pollVoteRoutes } from '../routes/poll-votes';
+import { pollRoutes } from '../routes/polls';
+import { searchRoutes } from '../routes/search';
+import { uploadRoutes } from '../routes/uploads';
+import { userRoutes } from '../routes/users';
+import { serveStatic } from './static';
+
+const ALLOWED_HEADERS = 'authorization, stream-auth-type, x-stream-client, x-client-request-id, content-type';
+
+/**
+ * The SDK's custom headers make browsers preflight every call. Requests carry no cookies
+ * (axios withCredentials is false), so a wildcard origin is enough.
+ */
+const cors: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.req.method === 'OPTIONS') {
+    return new Response(null, {
+      status: 204,
+      headers: {
+        'access-control-allow-origin': '*',
+        'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+        'access-control-allow-headers': ALLOWED_HEADERS,
+        'access-control-max-age': '86400',
+      },
+    });
+  }
+  await next();
+  if (!c.res.headers.has('access-control-allow-origin')) {
+    c.res.headers.set('access-control-allow-origin', '*');
+  }
+};
+
+export function createApp(ctx: ServerContext) {
+  const app = new Hono<AppEnv>();
+
+  app.use('*', async (c, next) => {
+    c.set('started', performance.now());
+    await next();
+  });
+  app.use('*', cors);
+
+  app.route('/', healthRoutes());
+  app.route('/', appSettingsRoutes(ctx));
+  app.route('/', userRoutes(ctx));
+  app.route('/', channelRoutes(ctx));
+  app.route('/', memberRoutes(ctx));
+  app.route('/', messageRoutes(ctx));
+  app.route('/', eventRoutes(ctx));
+  // After channelRoutes: its POST /channels/{type}/query must win over POST /channels/{type}/{id}.
+  app.route('/', channelViewRoutes(ctx));
+  // The composer (issue 3): uploads, link previews, polls, drafts, live locations, commands.
+  app.route('/', uploadRoutes(ctx));
+  app.route('/', ogRoutes(ctx));
+  app.route('/', pollRoutes(ctx));
+  app.route('/', pollOptionRoutes(ctx));
+  app.route('/', pollVoteRoutes(ctx));
+  app.route('/', draftRoutes(ctx));
+  app.route('/', locationRoutes(ctx));
+  app.route('/', commandRoutes(ctx));
+  // Search (issue 5): GET /search over the full-text index.
+  app.route('/', searchRoutes(ctx));
+  if (ctx.config.devMode) app.route('/', demoRoutes(ctx));
+  app.get('*', serveStatic(ctx.config));
+
+  app.notFound((c) => {
+    const error = ApiError.notFound(`${c.req.method} ${c.req.path} is not an endpoint of this API`);
+    return sendJson(errorBody(error, elapsed(c)), error.status);
+  });
+
+  app.onError((err, c) => {
+    const error = toApiError(err);
+    if (error.status >= 500) ctx.log(`${c.req.method} ${c.req.path} failed`, err);
+    return sendJson(errorBody(error, elapsed(c)), error.status);
+  });
+
+  return app;
+}

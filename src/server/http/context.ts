@@ -1,0 +1,56 @@
+// What every route and realtime module is handed: configuration, storage and the live
+// connections. Built once per server in index.ts.
+import type { FileUploadConfig } from 'stream-chat';
+import type { Subject } from '../auth/tokens';
+import type { RealtimeHub } from '../realtime/hub';
+import type { Store } from '../store/store';
+import type { Timers } from '../realtime/timers';
+
+export type ServerConfig = {
+  apiKey: string;
+  apiSecret: string;
+  /** Development mode: the /demo/token endpoint exists and static files are never cached. */
+  devMode: boolean;
+  /** The app setting `disable_auth_checks`: development tokens are accepted. */
+  disableAuthChecks: boolean;
+  /** Project root holding demo/ and dist/; without it no static files are served. */
+  staticRoot?: string;
+  uploads: UploadSettings;
+  og: OgSettings;
+};
+
+/** Where uploads are stored and the app's upload checks (also served in `GET /app`). */
+export type UploadSettings = {
+  dir: string;
+  file: FileUploadConfig;
+  image: FileUploadConfig;
+};
+
+/** Link previews (`GET /og`): how far the backend will go to fetch a page. */
+export type OgSettings = {
+  /** Fetch loopback, private and link-local addresses too (tests, intranets). */
+  allowPrivate: boolean;
+  /** For the whole fetch, redirects included. */
+  timeoutMs: number;
+  /** Bytes read from a page before giving up. */
+  maxBytes: number;
+  maxRedirects: number;
+};
+
+export type ServerContext = {
+  config: ServerConfig;
+  store: Store;
+  hub: RealtimeHub;
+  /** Pin and mute expiry, due reminders (realtime/expiry.ts); all stopped by close(). */
+  timers: Timers;
+  log: (message: string, error?: unknown) => void;
+};
+
+/** Hono environment: values the middleware puts on each request. */
+export type AppEnv = {
+  Variables: {
+    /** performance.now() when the request arrived, for the `duration` field. */
+    started: number;
+    subject: Subject;
+  };
+};

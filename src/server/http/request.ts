@@ -1,0 +1,64 @@
+// Request and response helpers shared by the routes.
+import type { Context, MiddlewareHandler } from 'hono';
+import { authenticate } from '../auth/tokens';
+import type { AppEnv, ServerContext } from './context';
+import { ApiError } from './errors';
+import { isObject, type JsonObject } from './input';
+
+/** The `duration` every provider response carries. */
+export function elapsed(c: Context<AppEnv>): string {
+  const started = c.get('started') ?? performance.now();
+  return `${(performance.now() - started).toFixed(2)}ms`;
+}
+
+export function sendJson(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+  });
+}
+
+/** The JSON object body; an empty body is `{}`, anything unparsable an input error. */
+export async function readJson(c: Context<AppEnv>): Promise<JsonObject> {
+  const text = await c.req.text();
+  if (!text.trim()) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw ApiError.input('invalid JSON in request body');
+  }
+  if (!isObject(parsed)) throw ApiError.input('request body must be a JSON object');
+  return parsed;
+}
+
+/** GET calls carry their input as `?payload=<url-encoded JSON>` (stream-chat axiosParamsSerializer). */
+export function readPayload(c: Context<AppEnv>): JsonObject {
+  const raw = c.req.query('payload');
+  if (!raw) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw ApiError.input('payload must be JSON');
+  }
+  if (!isObject(parsed)) throw ApiError.input('payload must be a JSON object');
+  return parsed;
+}
+
+/** Authenticates the request from its api_key, Authorization and stream-auth-type. */
+export function requireAuth(ctx: ServerContext): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const subject = await authenticate(
+      {
+        apiKey: c.req.query('api_key'),
+        authType: c.req.header('stream-auth-type'),
+        token: c.req.header('authorization')?.replace(/^Bearer /i, ''),
+        userId: c.req.query('user_id'),
+      },
+      ctx.config,
+    );
+    c.set('subject', subject);
+    await next();
+  };
+}

@@ -1,0 +1,59 @@
+// A channel as the SDK reads it (protocol-notes §4): `channel` with config and
+// own_capabilities, then messages (oldest first), members, read, pinned_messages, watchers,
+// watcher_count and membership. Used by channel queries, queryChannels and events that carry a
+// whole channel (notification.message_new, notification.added_to_channel).
+import type { ChannelAPIResponse } from 'stream-chat';
+import { accessTo, channelType } from '../auth/channel-access';
+import { presentChannel } from './channel';
+import type { Actor } from '../auth/actor';
+import type { ServerContext } from '../http/context';
+import { presentDraft } from './draft';
+import type { Presenter } from './presenter';
+import type { ChannelRow } from '../store/channels';
+import type { PageOptions } from '../store/messages';
+
+export type StateOptions = {
+  /** false: only the channel, with empty lists. */
+  state: boolean;
+  messages: PageOptions;
+  members: { limit: number; offset: number };
+  watchers: { limit: number; offset: number };
+};
+
+export function channelState(
+  ctx: ServerContext,
+  presenter: Presenter,
+  row: ChannelRow,
+  actor: Actor,
+  options: StateOptions,
+): ChannelAPIResponse {
+  const { store, hub } = ctx;
+  const access = accessTo(ctx, row, actor);
+  const memberRows = options.state ? store.channels.members(row.cid, options.members.limit, options.members.offset) : [];
+  const messageRows = options.state ? store.messages.page(row.cid, options.messages) : [];
+  const pinnedRows = options.state ? store.messageEdits.pinned(row.cid, new Date().toISOString()) : [];
+  const viewer = presenter.forViewer(actor.id);
+  // The viewer's draft of the channel's own composer (thread drafts come with their threads).
+  const draftRow = options.state && actor.id !== null ? store.drafts.get(actor.id, row.cid, '') : undefined;
+  const readRows = options.state && channelType(row.type).config.read_events ? store.reads.forChannel(row.cid) : [];
+  const watcherIds = hub.registry.watcherUserIds(row.cid);
+  const listedWatchers = watcherIds.slice(options.watchers.offset, options.watchers.offset + options.watchers.limit);
+  presenter.preloadUsers([
+    ...memberRows.map((m) => m.user_id),
+    ...readRows.map((r) => r.user_id),
+    ...listedWatchers,
+    ...(row.created_by_id ? [row.created_by_id] : []),
+  ]);
+  return {
+    channel: presentChannel(presenter, row, access),
+    messages: viewer.messages(messageRows),
+    pinned_messages: viewer.messages(pinnedRows),
+    members: memberRows.map((m) => presenter.member(m)),
+    membership: access.member ? presenter.member(access.member) : null,
+    read: readRows.map((r) => presenter.read(r)),
+    watchers: listedWatchers.map((id) => presenter.user(id)),
+    watcher_count: watcherIds.length,
+    hidden: false,
+    ...(draftRow ? { draft: presentDraft(ctx, viewer, draftRow) } : {}),
+  };
+}

@@ -1,0 +1,146 @@
+// Stored rows → the SDK's response shapes. A Presenter lives for one response (or one event
+// fan-out); its user cache (users.ts) is shared with the presenters it makes for other viewers.
+import type {
+  ChannelMemberResponse,
+  MessageLabel,
+  MessageResponse,
+  MessageResponseBase,
+  OwnUserResponse,
+  ReadResponse,
+  UserResponse,
+} from 'stream-chat';
+import { UserPresenter } from './users';
+import { composerFields } from './composer-fields';
+import type { ServerContext } from '../http/context';
+import { messageExtras } from './message-extras';
+import { activeMutes } from './own-user';
+import type { MemberRow } from '../store/channels';
+import type { MessageRow } from '../store/messages';
+import type { ReadRow } from '../store/reads';
+import type { UserRow } from '../store/users';
+
+export class Presenter extends UserPresenter {
+  /**
+   * `viewerId` is who the messages are presented to: their own_reactions and reminder are
+   * included. Without one (events shared by every receiver) those stay empty.
+   */
+  constructor(
+    ctx: ServerContext,
+    readonly viewerId: string | null = null,
+    users = new Map<string, UserResponse>(),
+  ) {
+    super(ctx, users);
+  }
+
+  /** The same presenter (sharing its user cache) for another viewer. */
+  forViewer(viewerId: string | null): Presenter {
+    return viewerId === this.viewerId ? this : new Presenter(this.ctx, viewerId, this.users);
+  }
+
+  /** `me` in health.check: the user plus mutes, devices and unread totals. */
+  ownUser(row: UserRow): OwnUserResponse {
+    const unread = this.ctx.store.reads.summary(row.id);
+    return {
+      ...this.fromRow(row),
+      online: true,
+      invisible: false,
+      devices: [],
+      ...activeMutes(this.ctx, this, row.id),
+      blocked_user_ids: [],
+      total_unread_count: unread.total,
+      unread_count: unread.total,
+      unread_channels: unread.channels,
+      unread_threads: this.ctx.store.threads.unreadCount(row.id),
+    };
+  }
+
+  messages(rows: MessageRow[]): MessageResponse[] {
+    const quoted = this.ctx.store.messages.getMany(
+      rows.flatMap((row) => (row.quoted_message_id ? [row.quoted_message_id] : [])),
+    );
+    const all = [...rows, ...quoted.values()];
+    this.preloadUsers(all.flatMap((row) => [row.user_id, ...mentionedIds(row)]));
+    const extras = messageExtras(this, this.ctx.store, rows, this.viewerId);
+    const composer = composerFields(this, this.ctx.store, rows, this.viewerId);
+    return rows.map((row) => {
+      const quote = row.quoted_message_id ? quoted.get(row.quoted_message_id) : undefined;
+      const message = { ...this.messageBase(row), ...extras.get(row.id), ...composer.get(row.id) };
+      return quote ? { ...message, quoted_message: this.messageBase(quote) } : message;
+    });
+  }
+
+  private messageBase(row: MessageRow): MessageResponseBase {
+    const custom = JSON.parse(row.custom) as Record<string, unknown>;
+    return {
+      ...custom,
+      id: row.id,
+      cid: row.cid,
+      // A soft-deleted message keeps its stored type, so undelete can restore it.
+      type: (row.deleted_at ? 'deleted' : row.type) as MessageLabel,
+      text: row.text,
+      html: textToHtml(row.text),
+      user: this.user(row.user_id),
+      attachments: JSON.parse(row.attachments) as MessageResponseBase['attachments'],
+      mentioned_users: mentionedIds(row).map((id) => this.user(id)),
+      latest_reactions: [],
+      own_reactions: [],
+      reaction_counts: {},
+      reaction_scores: {},
+      reaction_groups: null,
+      reply_count: row.reply_count,
+      deleted_reply_count: 0,
+      silent: custom.silent === true,
+      shadowed: false,
+      pinned: false,
+      pinned_at: null,
+      pinned_by: null,
+      pin_expires: null,
+      restricted_visibility: [],
+      ...(row.parent_id ? { parent_id: row.parent_id, show_in_channel: row.show_in_channel === 1 } : {}),
+      ...(row.quoted_message_id ? { quoted_message_id: row.quoted_message_id } : {}),
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+      ...(row.deleted_at ? { deleted_at: row.deleted_at } : {}),
+    };
+  }
+
+  member(row: MemberRow): ChannelMemberResponse {
+    return {
+      user_id: row.user_id,
+      user: this.user(row.user_id),
+      role: row.role,
+      channel_role: row.channel_role,
+      status: 'member',
+      banned: false,
+      shadow_banned: false,
+      notifications_muted: false,
+      pinned_at: row.pinned_at,
+      archived_at: row.archived_at,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  }
+
+  read(row: ReadRow): ReadResponse {
+    return {
+      user: this.user(row.user_id),
+      last_read: row.last_read,
+      unread_messages: row.unread_messages,
+      ...(row.last_read_message_id ? { last_read_message_id: row.last_read_message_id } : {}),
+    };
+  }
+}
+
+
+function mentionedIds(row: MessageRow): string[] {
+  return JSON.parse(row.mentioned_user_ids) as string[];
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** The provider renders markdown into `html`; plain escaped paragraphs are enough offline. */
+function textToHtml(text: string): string {
+  if (!text) return '';
+  const escaped = text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+  return `<p>${escaped.replace(/\n/g, '<br/>')}</p>\n`;
+}
