@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { FileUploadConfig } from 'stream-chat';
+import { builtinChannelTypes } from './auth/channel-types';
 import { createApp } from './http/app';
 import type { ServerContext } from './http/context';
 import { RealtimeHub } from './realtime/hub';
@@ -66,6 +67,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const host = options.host ?? '127.0.0.1';
   const dbPath = options.dbPath ?? ':memory:';
   const store = openStore(dbPath);
+  // The built-in channel types are written once; from then on they are the app's to change.
+  store.channelTypes.ensure(builtinChannelTypes(new Date().toISOString()));
   const uploads = uploadsFolder(dbPath, options.uploadsDir);
   const seeded = options.seed ? seedDemoData(store) : false;
   const ctx: ServerContext = {

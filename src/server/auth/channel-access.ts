@@ -1,30 +1,70 @@
-// The actor's access to one channel: their member row and what they may do there, and the
-// provider's refusals when they may not.
+// The actor's access to one channel, as the policy answers it: their member row, whether they
+// may read it, what they may do there (`own_capabilities`), and the provider's refusals.
 import type { Actor } from './actor';
-import { CHANNEL_TYPES, channelAccess, type ChannelAccess, type ChannelType } from './channel-types';
+import type { ChannelTypeSettings } from './channel-types';
+import { allowedInChannel, channelCapabilities, notAllowed, type ChannelScope } from './policy';
+import { appSettings } from '../features/app/settings';
 import type { ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import type { ChannelRow, MemberRow } from '../store/channels';
 
-export function channelType(name: string): ChannelType {
-  const type = CHANNEL_TYPES[name];
+export type ChannelAccess = {
+  type: ChannelTypeSettings;
+  canRead: boolean;
+  capabilities: string[];
+  member?: MemberRow | undefined;
+};
+
+export function channelType(ctx: ServerContext, name: string): ChannelTypeSettings {
+  const type = ctx.store.channelTypes.get(name);
   if (!type) throw ApiError.notFound(`channel type "${name}" does not exist`);
   return type;
 }
 
+function scopeOf(ctx: ServerContext, row: ChannelRow, actor: Actor, member: MemberRow | undefined): ChannelScope {
+  // An invitation not yet accepted gives no channel role.
+  const channelRole = member && !(member.invited && !member.invite_accepted_at) ? member.channel_role : undefined;
+  return {
+    type: channelType(ctx, row.type),
+    channelRole,
+    ownsChannel: actor.id !== null && row.created_by_id === actor.id,
+  };
+}
+
 /** The actor's member row (if any) and what they may do in the channel. */
-export function accessTo(ctx: ServerContext, row: ChannelRow, actor: Actor): ChannelAccess & { member?: MemberRow } {
+export function accessTo(ctx: ServerContext, row: ChannelRow, actor: Actor): ChannelAccess {
   const member = actor.id === null ? undefined : ctx.store.channels.member(row.cid, actor.id);
-  return { ...channelAccess(channelType(row.type), actor, member), member };
+  const scope = scopeOf(ctx, row, actor, member);
+  const settings = appSettings(ctx);
+  return {
+    type: scope.type,
+    // Invited users see the channel they are invited to, to accept or reject it.
+    canRead: allowedInChannel(actor, settings, scope, 'read-channel') || member?.invited === 1,
+    capabilities: channelCapabilities(actor, settings, scope),
+    member,
+  };
+}
+
+/** Whether the actor may use one permission (not a capability) in the channel. */
+export function mayInChannel(ctx: ServerContext, row: ChannelRow, actor: Actor, permission: string, ownsResource?: boolean): boolean {
+  const member = actor.id === null ? undefined : ctx.store.channels.member(row.cid, actor.id);
+  const scope = scopeOf(ctx, row, actor, member);
+  return allowedInChannel(actor, appSettings(ctx), scope, permission, ownsResource ?? scope.ownsChannel);
+}
+
+export function assertInChannel(ctx: ServerContext, row: ChannelRow, actor: Actor, permission: string, ownsResource?: boolean): void {
+  if (!mayInChannel(ctx, row, actor, permission, ownsResource)) throw notAllowed(actor, permission, row.type);
+}
+
+export function assertMayCreateChannel(ctx: ServerContext, type: ChannelTypeSettings, actor: Actor): void {
+  if (!allowedInChannel(actor, appSettings(ctx), { type, ownsChannel: true }, 'create-channel')) {
+    throw notAllowed(actor, 'create-channel', type.config.name);
+  }
 }
 
 /** Throws the provider's 403 (code 17) unless the actor may read the channel. */
 export function assertCanRead(row: ChannelRow, actor: Actor, access: ChannelAccess): void {
-  if (!access.canRead) {
-    throw ApiError.notAllowed(
-      `User '${actor.id ?? ''}' with role '${actor.role}' is not allowed to perform action ReadChannel in scope '${row.type}'`,
-    );
-  }
+  if (!access.canRead) throw notAllowed(actor, 'read-channel', row.type);
 }
 
 export function assertCapability(row: ChannelRow, actor: Actor, access: ChannelAccess, capability: string): void {
@@ -35,3 +75,11 @@ export function assertCapability(row: ChannelRow, actor: Actor, access: ChannelA
   }
 }
 
+/** Channel types whose channels the actor may read without being a member (livestream). */
+export function openTypesFor(ctx: ServerContext, actor: Actor): string[] {
+  const settings = appSettings(ctx);
+  return ctx.store.channelTypes
+    .all()
+    .filter((type) => allowedInChannel(actor, settings, { type, ownsChannel: false }, 'read-channel'))
+    .map((type) => type.config.name);
+}

@@ -1,22 +1,26 @@
-// Channel types, their configuration (what the SDK reads from `channel.config`) and the
-// permission rules that become `channel.own_capabilities`. The SDK and the UI gate features on
-// these capability names: without `read-events` the SDK never marks a channel read, without
-// `upload-file` the composer refuses attachments, and so on (protocol-notes §4).
-import type { ChannelConfigWithInfo, CommandResponse } from 'stream-chat';
-import type { Actor } from './actor';
-import type { MemberRow } from '../store/channels';
+// Channel types: their configuration (what the SDK reads from `channel.config` and what the
+// backend obeys: typing and read events, uploads, reactions, replies, search, mutes, commands,
+// message length, blocklist), their grants (role → permissions) and their permission rules. The
+// built-in types are written to the database on first start and are then the app's to change
+// through `/channeltypes` (store/channel-types.ts).
+import type { ChannelConfigWithInfo, CommandResponse, PermissionObject } from 'stream-chat';
+import { defaultGrants } from './permissions';
 
-export type ChannelType = {
+/** The config fields a channel type stores; `commands` holds names (`all` for every command). */
+export type ChannelTypeConfig = Omit<ChannelConfigWithInfo, 'commands'> & {
   name: string;
-  /** Non-members can neither read nor write (messaging, team); otherwise anyone signed in can. */
-  membersOnly: boolean;
-  config: ChannelConfigWithInfo;
+  commands: string[];
+  blocklist?: string;
 };
 
-// A fixed date: the configuration is part of the code, not of the data.
-const CONFIGURED_AT = '2025-01-01T00:00:00.000Z';
+export type ChannelTypeSettings = {
+  config: ChannelTypeConfig;
+  grants: Record<string, string[]>;
+  /** Permission rules (v1): the highest-priority rule that matches an action decides it. */
+  permissions: Required<PermissionObject>[];
+};
 
-/** The provider's built-in slash commands, run by commands/run-command.ts. */
+/** The provider's built-in slash commands, run by features/commands/run-command.ts. */
 export const BUILTIN_COMMANDS: CommandResponse[] = [
   { name: 'giphy', description: 'Post a random gif to the channel', args: '[text]', set: 'fun_set' },
   { name: 'ban', description: 'Ban a user', args: '[@username] [text]', set: 'moderation_set' },
@@ -25,7 +29,13 @@ export const BUILTIN_COMMANDS: CommandResponse[] = [
   { name: 'unmute', description: 'Unmute a user', args: '[@username]', set: 'moderation_set' },
 ];
 
-function config(name: string, overrides: Partial<ChannelConfigWithInfo> = {}): ChannelConfigWithInfo {
+/** The spec's default rule set: allow-all at priority 999, deny-all at priority 1 (stream-chat permissions.ts). */
+export const DEFAULT_RULES: Required<PermissionObject>[] = [
+  { name: 'Allow all', action: 'Allow', priority: 999, resources: ['*'], roles: ['*'], owner: false },
+  { name: 'Deny all', action: 'Deny', priority: 1, resources: ['*'], roles: ['*'], owner: false },
+];
+
+export function defaultConfig(name: string, now: string, overrides: Partial<ChannelTypeConfig> = {}): ChannelTypeConfig {
   return {
     name,
     typing_events: true,
@@ -55,101 +65,30 @@ function config(name: string, overrides: Partial<ChannelConfigWithInfo> = {}): C
     automod: 'disabled',
     automod_behavior: 'flag',
     blocklist_behavior: 'flag',
-    commands: BUILTIN_COMMANDS,
-    created_at: CONFIGURED_AT,
-    updated_at: CONFIGURED_AT,
+    commands: ['all'],
+    created_at: now,
+    updated_at: now,
     ...overrides,
   };
 }
 
-export const CHANNEL_TYPES: Record<string, ChannelType> = {
-  messaging: { name: 'messaging', membersOnly: true, config: config('messaging') },
-  team: { name: 'team', membersOnly: true, config: config('team') },
-  // A broadcast audience: nobody's read state is tracked and typing is not shown.
-  livestream: {
-    name: 'livestream',
-    membersOnly: false,
-    config: config('livestream', { read_events: false, typing_events: false }),
-  },
-};
-
-/** Types whose channels anyone signed in may read, so queryChannels lists them to everyone. */
-export const OPEN_TYPES = Object.values(CHANNEL_TYPES)
-  .filter((type) => !type.membersOnly)
-  .map((type) => type.name);
-
-/** What a participant (a member, or anyone in an open channel) may do. */
-const PARTICIPANT = [
-  'send-message',
-  'send-reply',
-  'send-reaction',
-  'send-links',
-  'quote-message',
-  'update-own-message',
-  'delete-own-message',
-  'flag-message',
-  'upload-file',
-  'send-poll',
-  'cast-poll-vote',
-  'query-poll-votes',
-  'share-location',
-  'search-messages',
-  'connect-events',
-  'typing-events',
-  'send-typing-events',
-  'send-custom-events',
-  'read-events',
-];
-const MEMBER = [...PARTICIPANT, 'mute-channel', 'leave-channel', 'pin-message'];
-// Owners moderate their channel: `/ban` works for them (commands/run-command.ts).
-const OWNER = [...MEMBER, 'update-channel', 'update-channel-members', 'delete-channel', 'ban-channel-members'];
-const ADMIN = [
-  ...OWNER,
-  'update-any-message',
-  'delete-any-message',
-  'freeze-channel',
-  'set-channel-cooldown',
-  'skip-slow-mode',
-];
-const READER = ['search-messages', 'connect-events'];
-
-/** Capabilities that exist only while the channel type enables the matching feature. */
-const FEATURE_OF: Record<string, keyof ChannelConfigWithInfo> = {
-  'read-events': 'read_events',
-  'typing-events': 'typing_events',
-  'send-typing-events': 'typing_events',
-  'send-custom-events': 'custom_events',
-  'connect-events': 'connect_events',
-  'send-reaction': 'reactions',
-  'send-reply': 'replies',
-  'quote-message': 'quotes',
-  'upload-file': 'uploads',
-  'mute-channel': 'mutes',
-  'send-poll': 'polls',
-  'cast-poll-vote': 'polls',
-  'query-poll-votes': 'polls',
-  'share-location': 'shared_locations',
-  'search-messages': 'search',
-};
-
-export type ChannelAccess = { canRead: boolean; capabilities: string[] };
-
-/**
- * The one place that decides who may do what in a channel. Guests follow the same rules as
- * users; anonymous visitors may only read open channels; admins and server-side calls may do
- * everything.
- */
-export function channelAccess(type: ChannelType, actor: Actor, member: MemberRow | undefined): ChannelAccess {
-  let granted: string[];
-  if (actor.server || actor.role === 'admin') granted = ADMIN;
-  else if (actor.anonymous) granted = type.membersOnly ? [] : READER;
-  else if (member) granted = member.role === 'owner' ? OWNER : MEMBER;
-  else granted = type.membersOnly ? [] : PARTICIPANT;
-
-  const canRead = granted.length > 0;
-  const capabilities = granted.filter((capability) => {
-    const feature = FEATURE_OF[capability];
-    return !feature || type.config[feature] === true;
+/** messaging and team are members-only; livestream is open to every signed-in user. */
+export function builtinChannelTypes(now: string): ChannelTypeSettings[] {
+  const type = (name: string, membersOnly: boolean, overrides: Partial<ChannelTypeConfig> = {}): ChannelTypeSettings => ({
+    config: defaultConfig(name, now, overrides),
+    grants: defaultGrants(membersOnly),
+    permissions: DEFAULT_RULES,
   });
-  return { canRead, capabilities };
+  return [
+    type('messaging', true),
+    type('team', true),
+    // A broadcast audience: nobody's read state is tracked and typing is not shown.
+    type('livestream', false, { read_events: false, typing_events: false }),
+  ];
+}
+
+/** The commands a type offers, out of every command the app has. */
+export function typeCommands(config: ChannelTypeConfig, all: CommandResponse[]): CommandResponse[] {
+  if (config.commands.includes('all')) return all;
+  return all.filter((command) => command.name && config.commands.includes(command.name));
 }

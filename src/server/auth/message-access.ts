@@ -4,7 +4,7 @@
 // always needs delete-any-message. Server-side calls may do everything.
 import type { Actor } from './actor';
 import { accessTo, assertCanRead } from './channel-access';
-import type { ChannelAccess } from './channel-types';
+import type { ChannelAccess } from './channel-access';
 import type { ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import type { ChannelRow, MemberRow } from '../store/channels';

@@ -15,7 +15,7 @@ export type AuthSettings = {
 /** Who a request or socket authenticated as, before any user lookup. */
 export type Subject =
   | { kind: 'server' }
-  | { kind: 'user'; userId: string }
+  | { kind: 'user'; userId: string; /** The token's `iat` (unix seconds), when it has one. */ issuedAt?: number }
   | { kind: 'anonymous'; userId?: string };
 
 export type Credentials = {
@@ -66,7 +66,9 @@ async function verifyToken(token: string, settings: AuthSettings): Promise<Subje
   if (typeof payload.user_id !== 'string' || !payload.user_id) {
     throw ApiError.auth(ErrorCode.TokenSignatureInvalid, 'JWTAuth error: token has no user_id claim');
   }
-  return { kind: 'user', userId: payload.user_id };
+  return typeof payload.iat === 'number'
+    ? { kind: 'user', userId: payload.user_id, issuedAt: payload.iat }
+    : { kind: 'user', userId: payload.user_id };
 }
 
 function devTokenPayload(encoded: string, settings: AuthSettings): JWTPayload {
@@ -117,13 +119,17 @@ function tokenError(error: unknown): ApiError {
   return ApiError.auth(ErrorCode.TokenSignatureInvalid, 'JWTAuth error: token is not valid');
 }
 
-/** A user token as `createToken` makes it: HS256, `{user_id, exp?}`, no `iat`. */
+/**
+ * A user token as `createToken` makes it: HS256, `{user_id, exp?, iat?}`. Tokens made here carry
+ * `iat` so that revoking tokens issued before a date (`revoke_tokens_issued_before`) spares
+ * those issued after it.
+ */
 export async function createUserToken(
   userId: string,
   secret: string,
   { expiresInSeconds }: { expiresInSeconds?: number } = {},
 ): Promise<string> {
-  const jwt = new SignJWT({ user_id: userId }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' });
+  const jwt = new SignJWT({ user_id: userId }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt();
   if (expiresInSeconds !== undefined) {
     jwt.setExpirationTime(Math.floor(Date.now() / 1000) + expiresInSeconds);
   }

@@ -1,6 +1,6 @@
 // Request and response helpers shared by the routes.
 import type { Context, MiddlewareHandler } from 'hono';
-import { authenticate } from '../auth/tokens';
+import { authenticateIn } from '../auth/authenticate';
 import type { AppEnv, ServerContext } from './context';
 import { ApiError } from './errors';
 import { isObject, type JsonObject } from './input';
@@ -49,16 +49,32 @@ export function readPayload(c: Context<AppEnv>): JsonObject {
 /** Authenticates the request from its api_key, Authorization and stream-auth-type. */
 export function requireAuth(ctx: ServerContext): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const subject = await authenticate(
+    const subject = await authenticateIn(
+      ctx,
       {
         apiKey: c.req.query('api_key'),
         authType: c.req.header('stream-auth-type'),
         token: c.req.header('authorization')?.replace(/^Bearer /i, ''),
         userId: c.req.query('user_id'),
       },
-      ctx.config,
     );
     c.set('subject', subject);
     await next();
   };
+}
+
+/**
+ * Calls only a site owner's server may make (signed with the app secret): channel types, roles,
+ * permissions, blocklists, app settings, user administration. A user token is refused with the
+ * provider's 403 code 17.
+ */
+export function requireServerSide(ctx: ServerContext): MiddlewareHandler<AppEnv> {
+  const auth = requireAuth(ctx);
+  return (c, next) =>
+    auth(c, async () => {
+      if (c.get('subject').kind !== 'server') {
+        throw ApiError.notAllowed(`${c.req.method} ${c.req.routePath} is a server-side call: sign it with the app secret`);
+      }
+      await next();
+    });
 }

@@ -3,7 +3,7 @@
 // watcher_count and membership. Used by channel queries, queryChannels and events that carry a
 // whole channel (notification.message_new, notification.added_to_channel).
 import type { ChannelAPIResponse } from 'stream-chat';
-import { accessTo, channelType } from '../auth/channel-access';
+import { accessTo } from '../auth/channel-access';
 import { presentChannel } from './channel';
 import type { Actor } from '../auth/actor';
 import type { ServerContext } from '../http/context';
@@ -35,7 +35,7 @@ export function channelState(
   const viewer = presenter.forViewer(actor.id);
   // The viewer's draft of the channel's own composer (thread drafts come with their threads).
   const draftRow = options.state && actor.id !== null ? store.drafts.get(actor.id, row.cid, '') : undefined;
-  const readRows = options.state && channelType(row.type).config.read_events ? store.reads.forChannel(row.cid) : [];
+  const readRows = options.state && access.type.config.read_events ? store.reads.forChannel(row.cid) : [];
   const watcherIds = hub.registry.watcherUserIds(row.cid);
   const listedWatchers = watcherIds.slice(options.watchers.offset, options.watchers.offset + options.watchers.limit);
   presenter.preloadUsers([

@@ -9,7 +9,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Event, OwnUserResponse } from 'stream-chat';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { authenticate } from '../auth/tokens';
+import { authenticateIn } from '../auth/authenticate';
 import type { ServerContext } from '../http/context';
 import { ApiError, errorBody, toApiError } from '../http/errors';
 import { isObject } from '../http/input';
@@ -99,14 +99,14 @@ async function handshake(ctx: ServerContext, params: URLSearchParams): Promise<O
   if (details.id !== undefined && details.id !== userId) {
     throw ApiError.input('user_details.id does not match user_id');
   }
-  const subject = await authenticate(
+  const subject = await authenticateIn(
+    ctx,
     {
       apiKey: params.get('api_key') ?? undefined,
       authType: params.get('stream-auth-type') ?? undefined,
       token: params.get('authorization') || undefined,
       userId,
     },
-    ctx.config,
   );
   const now = new Date().toISOString();
   if (subject.kind === 'anonymous') {

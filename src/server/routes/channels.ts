@@ -6,8 +6,8 @@ import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { ChannelMemberResponse, QueryChannelAPIResponse, QueryChannelsAPIResponse } from 'stream-chat';
 import { actorFor, requireUser, type Actor } from '../auth/actor';
-import { OPEN_TYPES, type ChannelType } from '../auth/channel-types';
-import { accessTo, assertCanRead, channelType } from '../auth/channel-access';
+import type { ChannelTypeSettings } from '../auth/channel-types';
+import { accessTo, assertCanRead, assertMayCreateChannel, channelType, openTypesFor } from '../auth/channel-access';
 import { channelState } from '../present/channel-state';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
@@ -44,7 +44,7 @@ export function channelRoutes(ctx: ServerContext) {
       offset: boundedInt(body.offset, 'offset', { fallback: 0, max: 1_000_000 }),
       // Server-side calls see every channel; users see open ones and those they belong to.
       viewerId: actor.server ? null : (actor.id ?? ''),
-      openTypes: OPEN_TYPES,
+      openTypes: openTypesFor(ctx, actor),
     });
     const connection = body.watch === true ? watchingConnection(c, ctx, actor) : undefined;
     const options = queryChannelsOptions(body);
@@ -61,7 +61,7 @@ export function channelRoutes(ctx: ServerContext) {
   });
 
   const queryChannel = async (c: Context<AppEnv>, id: string | undefined) => {
-    const type = channelType(c.req.param('type') ?? '');
+    const type = channelType(ctx, c.req.param('type') ?? '');
     const body = await readJson(c);
     const data = objectField(body.data, 'data');
     const actor = actorFor(ctx.store, c.get('subject'), creatorId(body, data));
@@ -70,7 +70,7 @@ export function channelRoutes(ctx: ServerContext) {
     if (!CHANNEL_ID.test(channelId)) {
       throw ApiError.input('a channel id may only contain letters, numbers and "!-_", at most 64 characters');
     }
-    const row = ctx.store.channels.get(`${type.name}:${channelId}`) ?? createChannel(ctx, type, channelId, actor, data, memberIds);
+    const row = ctx.store.channels.get(`${type.config.name}:${channelId}`) ?? createChannel(ctx, type, channelId, actor, data, memberIds);
     assertCanRead(row, actor, accessTo(ctx, row, actor));
     const connection = body.watch === true ? watchingConnection(c, ctx, actor) : undefined;
     if (connection) startWatching(ctx, connection, row.cid);
@@ -95,7 +95,7 @@ export function channelRoutes(ctx: ServerContext) {
 }
 
 export function existingChannel(ctx: ServerContext, type: string, id: string): ChannelRow {
-  const row = ctx.store.channels.get(`${channelType(type).name}:${id}`);
+  const row = ctx.store.channels.get(`${channelType(ctx, type).config.name}:${id}`);
   if (!row) throw ApiError.notFound(`channel ${type}:${id} does not exist`);
   return row;
 }
@@ -121,13 +121,14 @@ export function distinctChannelId(actor: Actor, memberIds: string[]): string {
 
 function createChannel(
   ctx: ServerContext,
-  type: ChannelType,
+  type: ChannelTypeSettings,
   id: string,
   actor: Actor,
   data: JsonObject,
   memberIds: string[],
 ): ChannelRow {
   const creator = requireUser(actor, 'create channels');
+  assertMayCreateChannel(ctx, type, actor);
   const { store } = ctx;
   const others = [...new Set(memberIds)].filter((memberId) => memberId !== creator.id);
   const known = store.users.getMany(others);
@@ -137,11 +138,11 @@ function createChannel(
       `The following users are involved in channel create operation, but don't exist: [${unknown.join(', ')}]`,
     );
   }
-  const cid = `${type.name}:${id}`;
+  const cid = `${type.config.name}:${id}`;
   const now = new Date().toISOString();
   const row = store.transaction(() => {
     store.channels.create({
-      type: type.name,
+      type: type.config.name,
       id,
       name: optionalString(data.name, 'data.name') ?? null,
       custom: withoutKeys(data, RESERVED_DATA),

@@ -71,8 +71,8 @@ export function messageRoutes(ctx: ServerContext) {
 
 function storeMessage(ctx: ServerContext, row: ChannelRow, actor: UserActor, input: JsonObject): MessageRow {
   const { store } = ctx;
-  const config = channelType(row.type).config;
   const access = accessTo(ctx, row, actor);
+  const config = access.type.config;
   const parentId = optionalString(input.parent_id, 'message.parent_id') ?? null;
   const quotedId = optionalString(input.quoted_message_id, 'message.quoted_message_id') ?? null;
   assertCapability(row, actor, access, 'send-message');

@@ -113,7 +113,7 @@ export function pollRoutes(ctx: ServerContext) {
     const actor = actorOf(c, body);
     if (actor.anonymous) throw ApiError.notAllowed('anonymous users cannot query polls');
     const page = pageOf(body, { fallback: 10, max: 100 });
-    const rows = store.polls.queryPolls(body.filter, body.sort, page.limit, page.offset, visiblePolls(actor));
+    const rows = store.polls.queryPolls(body.filter, body.sort, page.limit, page.offset, visiblePolls(ctx, actor));
     const presenter = new Presenter(ctx);
     const response: QueryPollsResponse & APIResponse = {
       polls: rows.map((row) => pollView(presenter, store, row).forViewer(actor.id)),

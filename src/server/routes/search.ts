@@ -6,8 +6,7 @@
 import { Hono } from 'hono';
 import type { ChannelResponse, SearchAPIResponse } from 'stream-chat';
 import { actorFor } from '../auth/actor';
-import { OPEN_TYPES } from '../auth/channel-types';
-import { accessTo } from '../auth/channel-access';
+import { accessTo, openTypesFor } from '../auth/channel-access';
 import { presentChannel } from '../present/channel';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
@@ -38,7 +37,7 @@ export function searchRoutes(ctx: ServerContext) {
       limit: MAX_SEARCH_CHANNELS,
       offset: 0,
       viewerId: actor.server ? null : (actor.id ?? ''),
-      openTypes: OPEN_TYPES,
+      openTypes: openTypesFor(ctx, actor),
     });
     const after = order.bySeq !== undefined && page.afterSeq !== undefined ? { seq: page.afterSeq, direction: order.bySeq } : undefined;
     const rows = condition.matchesNothing

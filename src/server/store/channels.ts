@@ -16,6 +16,12 @@ export type ChannelRow = {
   created_at: string;
   updated_at: string;
   last_message_at: string | null;
+  /** Channel administration (migration 5). */
+  frozen: number;
+  disabled: number;
+  cooldown: number;
+  deleted_at: string | null;
+  truncated_at: string | null;
 };
 
 export type MemberRow = {
@@ -29,6 +35,12 @@ export type MemberRow = {
   /** This member's own marks for their channel list (migration 2). */
   pinned_at: string | null;
   archived_at: string | null;
+  /** Invitations and per-member hiding (migration 5). */
+  invited: number;
+  invite_accepted_at: string | null;
+  invite_rejected_at: string | null;
+  hidden: number;
+  history_cleared_at: string | null;
 };
 
 export type NewChannel = {

@@ -306,6 +306,121 @@ export const migrations: Migration[] = [
       INSERT INTO message_search (message_search) VALUES ('rebuild');
     `);
   },
+  // 5 (issue 11, the operator's side): user lifecycle (deactivation, deletion, token revocation),
+  // blocks, global and shadow bans, shadowed and blocklist-flagged messages, review of flags,
+  // blocklists, stored channel types, custom roles and permissions, app settings, channel
+  // administration (frozen, disabled, cooldown, soft delete, truncation), invites and per-member
+  // hiding, background tasks and the webhook outbox.
+  (db) => {
+    db.exec(`
+      ALTER TABLE users ADD COLUMN deactivated_at TEXT;
+      ALTER TABLE users ADD COLUMN deleted_at TEXT;
+      ALTER TABLE users ADD COLUMN revoke_tokens_issued_before TEXT;
+
+      CREATE TABLE user_blocks (
+        user_id         TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        blocked_user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        created_at      TEXT NOT NULL,
+        PRIMARY KEY (user_id, blocked_user_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX user_blocks_blocked ON user_blocks(blocked_user_id);
+
+      ALTER TABLE channel_bans ADD COLUMN shadow INTEGER NOT NULL DEFAULT 0;
+      CREATE TABLE global_bans (
+        user_id       TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+        created_by_id TEXT,
+        reason        TEXT,
+        expires       TEXT,
+        shadow        INTEGER NOT NULL DEFAULT 0,
+        created_at    TEXT NOT NULL
+      );
+      CREATE INDEX channel_bans_user ON channel_bans(user_id);
+
+      -- shadowed: sent by a shadow-banned author, seen only by them. moderation: JSON of what
+      -- automatic moderation decided ({"blocklist": name, "action": "flag"}), or NULL.
+      ALTER TABLE messages ADD COLUMN shadowed INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE messages ADD COLUMN moderation TEXT;
+      CREATE INDEX messages_user ON messages(user_id);
+
+      -- A moderator's verdict on everything flagged about one target (a message or a user).
+      CREATE TABLE flag_reviews (
+        target_kind   TEXT NOT NULL,
+        target_id     TEXT NOT NULL,
+        review_result TEXT NOT NULL,
+        reviewed_by   TEXT,
+        reviewed_at   TEXT NOT NULL,
+        PRIMARY KEY (target_kind, target_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX flags_target ON flags(target_kind, target_id);
+
+      CREATE TABLE blocklists (
+        name       TEXT PRIMARY KEY,
+        type       TEXT NOT NULL DEFAULT 'word',
+        words      TEXT NOT NULL DEFAULT '[]',
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+
+      -- Every channel type's whole settings (config, grants, permission rules) as JSON.
+      CREATE TABLE channel_types (
+        name       TEXT PRIMARY KEY,
+        settings   TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE TABLE roles (
+        name       TEXT PRIMARY KEY,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE TABLE permissions (
+        id         TEXT PRIMARY KEY,
+        data       TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE TABLE app_settings (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      );
+
+      ALTER TABLE channels ADD COLUMN frozen INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE channels ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE channels ADD COLUMN cooldown INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE channels ADD COLUMN deleted_at TEXT;
+      ALTER TABLE channels ADD COLUMN truncated_at TEXT;
+
+      ALTER TABLE members ADD COLUMN invited INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE members ADD COLUMN invite_accepted_at TEXT;
+      ALTER TABLE members ADD COLUMN invite_rejected_at TEXT;
+      ALTER TABLE members ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0;
+      -- hide with clear_history: the member no longer sees messages before this instant.
+      ALTER TABLE members ADD COLUMN history_cleared_at TEXT;
+
+      CREATE TABLE tasks (
+        id         TEXT PRIMARY KEY,
+        type       TEXT NOT NULL,
+        status     TEXT NOT NULL,
+        result     TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+
+      -- Webhook deliveries not yet accepted by the receiver; a row leaves on a 2xx answer or
+      -- after the last retry. Kept in the database so a restart or a long outage loses nothing
+      -- and memory holds only the batch being sent.
+      CREATE TABLE webhook_outbox (
+        seq             INTEGER PRIMARY KEY,
+        webhook_id      TEXT NOT NULL,
+        body            TEXT NOT NULL,
+        attempts        INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at INTEGER NOT NULL,
+        last_error      TEXT,
+        created_at      TEXT NOT NULL
+      );
+      CREATE INDEX webhook_outbox_due ON webhook_outbox(next_attempt_at);
+    `);
+  },
 ];
 
 export function migrate(db: Database): void {

@@ -1,7 +1,10 @@
 // The storage facade: one database, one module per table group.
 import { openDatabase } from './db';
+import { createAccessControlStore } from './access-control';
+import { createAppSettingStore } from './app-settings';
 import { createBanStore } from './bans';
 import { createChannelStore } from './channels';
+import { createChannelTypeStore } from './channel-types';
 import { createCommandStore } from './commands';
 import { createDraftStore } from './drafts';
 import { createFileStore } from './files';
@@ -17,8 +20,10 @@ import { createReactionStore } from './reactions';
 import { createReadStore } from './reads';
 import { createReminderStore } from './reminders';
 import { createSearchStore } from './search';
+import { createTaskStore } from './tasks';
 import { createThreadStore } from './threads';
 import { createUserStore } from './users';
+import { createWebhookOutboxStore } from './webhook-outbox';
 
 export function openStore(path: string) {
   const db = openDatabase(path);
@@ -43,6 +48,11 @@ export function openStore(path: string) {
     flags: createFlagStore(db),
     reminders: createReminderStore(db),
     search: createSearchStore(db),
+    channelTypes: createChannelTypeStore(db),
+    accessControl: createAccessControlStore(db),
+    appSettings: createAppSettingStore(db),
+    tasks: createTaskStore(db),
+    webhookOutbox: createWebhookOutboxStore(db),
     /** Runs fn in one transaction: all its writes land together or not at all. */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     close: () => db.close(),

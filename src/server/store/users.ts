@@ -13,6 +13,11 @@ export type UserRow = {
   created_at: string;
   updated_at: string;
   last_active: string | null;
+  /** The user's lifecycle (migration 5): deactivated users cannot connect or call anything. */
+  deactivated_at: string | null;
+  deleted_at: string | null;
+  /** Tokens issued (iat) before this instant are refused. */
+  revoke_tokens_issued_before: string | null;
 };
 
 /** The writable part of a user; `undefined` keeps the stored value. */

@@ -68,7 +68,7 @@ export function isPinned(row: MessageRow): boolean {
 
 function contentFields(ctx: ServerContext, channel: ChannelRow, row: MessageRow, input: JsonObject): MessageFields {
   const text = optionalString(input.text, 'message.text') ?? '';
-  const maxLength = channelType(channel.type).config.max_message_length ?? 5000;
+  const maxLength = channelType(ctx, channel.type).config.max_message_length ?? 5000;
   if (text.length > maxLength) throw ApiError.input(`message.text is longer than ${maxLength} characters`);
   // The same limits and image sizes as a new message (uploads/attachments.ts).
   const attachments = withUploadDimensions(ctx.store, attachmentList(input.attachments, 'message.attachments'));

@@ -3,11 +3,10 @@
 // (`cast-poll-vote`, `query-poll-votes`) decide who votes. Only the creator (or an admin or a
 // server-side call) changes or deletes it.
 import type { Actor } from '../../auth/actor';
-import { accessTo, assertCapability } from '../../auth/channel-access';
+import { accessTo, assertCapability, openTypesFor } from '../../auth/channel-access';
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import type { SqlFragment } from '../../store/filters-to-sql';
-import { OPEN_TYPES } from '../../auth/channel-types';
 import type { PollRow } from '../../store/polls';
 
 export function existingPoll(ctx: ServerContext, id: string): PollRow {
@@ -44,12 +43,13 @@ export function hasPollCapability(ctx: ServerContext, row: PollRow, actor: Actor
 }
 
 /** The polls an actor may list: their own and those sent in channels they can read. */
-export function visiblePolls(actor: Actor): SqlFragment {
-  if (actor.server || actor.role === 'admin') return { sql: '1', params: [] };
-  const open = OPEN_TYPES.map(() => '?').join(',') || "''";
+export function visiblePolls(ctx: ServerContext, actor: Actor): SqlFragment {
+  const openTypes = openTypesFor(ctx, actor);
+  if (actor.server || openTypes.length === ctx.store.channelTypes.all().length) return { sql: '1', params: [] };
+  const open = openTypes.map(() => '?').join(',') || "''";
   return {
     sql: `(p.created_by_id = ? OR p.cid IN (SELECT cid FROM members WHERE user_id = ?)
            OR p.cid IN (SELECT cid FROM channels WHERE type IN (${open})))`,
-    params: [actor.id ?? '', actor.id ?? '', ...OPEN_TYPES],
+    params: [actor.id ?? '', actor.id ?? '', ...openTypes],
   };
 }

@@ -1,0 +1,111 @@
+// The one policy: "may this actor do this on this resource?" Every route asks it (through
+// channel-access.ts for channels, `assertAppPermission` for app-wide actions), and
+// `own_capabilities` is its answer listed, so a grant removed makes the capability disappear
+// and the call fail together.
+//
+// How a decision is made:
+// 1. Server-side calls (signed with the secret, whichever user they act for), and every call
+//    while the app's `disable_permissions_checks` is on, are allowed.
+// 2. The actor's roles are their global role plus, in a channel they belong to, their channel
+//    role (`channel_member`, `channel_moderator`, or a custom one).
+// 3. The channel type's permission rules, highest priority first: the first rule whose roles,
+//    resources and owner flag match decides. `Deny` refuses; `Allow` hands the question to the
+//    grants. The default set (allow-all 999, deny-all 1) therefore leaves everything to the grants;
+//    a site owner adds a Deny rule above 999 to forbid something whatever the grants say.
+// 4. The grants: allowed when one of the roles is granted the permission, or its `-owner`
+//    variant when the actor owns the resource.
+import type { Actor } from './actor';
+import type { ChannelTypeSettings } from './channel-types';
+import { actionName, CAPABILITIES, DEFAULT_APP_GRANTS, SIGNED_IN_ONLY } from './permissions';
+import { ApiError } from '../http/errors';
+
+export type PolicySettings = {
+  disablePermissionsChecks: boolean;
+  appGrants: Record<string, string[]>;
+};
+
+export type ChannelScope = {
+  type: ChannelTypeSettings;
+  /** The actor's channel role when they are a member. */
+  channelRole?: string | undefined;
+  /** The actor created the channel. */
+  ownsChannel: boolean;
+};
+
+function rolesOf(actor: Actor, scope?: ChannelScope): string[] {
+  return scope?.channelRole ? [actor.role, scope.channelRole] : [actor.role];
+}
+
+function unrestricted(actor: Actor, settings: PolicySettings): boolean {
+  return actor.server || settings.disablePermissionsChecks;
+}
+
+function granted(grants: Record<string, string[]>, roles: string[], permission: string): boolean {
+  return roles.some((role) => grants[role]?.includes(permission) === true);
+}
+
+/** The rules' verdict: false when a Deny rule (or no rule) matches first. */
+function rulesAllow(type: ChannelTypeSettings, roles: string[], permission: string, owner: boolean): boolean {
+  const resource = actionName(permission);
+  const rules = [...type.permissions].sort((a, b) => b.priority - a.priority);
+  for (const rule of rules) {
+    if (!rule.roles.includes('*') && !rule.roles.some((role) => roles.includes(role))) continue;
+    if (!rule.resources.includes('*') && !rule.resources.includes(resource) && !rule.resources.includes(permission)) continue;
+    if (rule.owner && !owner) continue;
+    return rule.action === 'Allow';
+  }
+  return false;
+}
+
+/**
+ * Whether the actor may use `permission` in a channel of this scope. `ownsResource` says the
+ * actor owns what the action is about (their own message); ownership of the channel is in the scope.
+ */
+export function allowedInChannel(
+  actor: Actor,
+  settings: PolicySettings,
+  scope: ChannelScope,
+  permission: string,
+  ownsResource = scope.ownsChannel,
+): boolean {
+  if (unrestricted(actor, settings)) return true;
+  const roles = rolesOf(actor, scope);
+  if (!rulesAllow(scope.type, roles, permission, ownsResource)) return false;
+  if (granted(scope.type.grants, roles, permission)) return true;
+  return ownsResource && granted(scope.type.grants, roles, `${permission}-owner`);
+}
+
+/** `own_capabilities`: every capability whose permission the policy allows and whose feature is on. */
+export function channelCapabilities(actor: Actor, settings: PolicySettings, scope: ChannelScope): string[] {
+  const config = scope.type.config as unknown as Record<string, unknown>;
+  const capabilities: string[] = [];
+  for (const [capability, need] of Object.entries(CAPABILITIES)) {
+    if (need.feature && config[need.feature] !== true) continue;
+    if (actor.anonymous && SIGNED_IN_ONLY.has(capability)) continue;
+    // An `-owner` capability ("update own message") is about what the actor owns by definition.
+    const ownVariant = need.permission.endsWith('-owner');
+    const permission = ownVariant ? need.permission.slice(0, -'-owner'.length) : need.permission;
+    const owns = ownVariant || (need.ownerVariant === true && scope.ownsChannel);
+    if (allowedInChannel(actor, settings, scope, permission, owns)) capabilities.push(capability);
+  }
+  return capabilities;
+}
+
+/** App-wide actions (updating users, banning from the app, reviewing flags…). */
+export function allowedInApp(actor: Actor, settings: PolicySettings, permission: string, ownsResource = false): boolean {
+  if (unrestricted(actor, settings)) return true;
+  const grants = { ...DEFAULT_APP_GRANTS, ...settings.appGrants };
+  if (granted(grants, [actor.role], permission)) return true;
+  return ownsResource && granted(grants, [actor.role], `${permission}-owner`);
+}
+
+/** The provider's refusal: 403, code 17. */
+export function notAllowed(actor: Actor, permission: string, scope: string): ApiError {
+  return ApiError.notAllowed(
+    `User '${actor.id ?? ''}' with role '${actor.role}' is not allowed to perform action ${actionName(permission)} in scope '${scope}'`,
+  );
+}
+
+export function assertAppPermission(actor: Actor, settings: PolicySettings, permission: string, ownsResource = false): void {
+  if (!allowedInApp(actor, settings, permission, ownsResource)) throw notAllowed(actor, permission, 'app');
+}

@@ -1,0 +1,37 @@
+// Webhook deliveries waiting for the receiver (features/webhooks). Rows are read a small batch
+// at a time, so an outage of any length costs disk, not memory.
+import type { Db } from './db';
+
+export type OutboxRow = {
+  seq: number;
+  webhook_id: string;
+  body: string;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  created_at: string;
+};
+
+export function createWebhookOutboxStore(db: Db) {
+  const insert = db.prepare(
+    'INSERT INTO webhook_outbox (webhook_id, body, next_attempt_at, created_at) VALUES (?, ?, ?, ?)',
+  );
+  // Oldest first: the receiver gets events in the order they happened, retries included.
+  const due = db.prepare<[number, number], OutboxRow>(
+    'SELECT * FROM webhook_outbox WHERE next_attempt_at <= ? ORDER BY seq LIMIT ?',
+  );
+  const next = db.prepare<[], { at: number | null }>('SELECT MIN(next_attempt_at) AS at FROM webhook_outbox');
+  const retry = db.prepare('UPDATE webhook_outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE seq = ?');
+  const remove = db.prepare('DELETE FROM webhook_outbox WHERE seq = ?');
+  const count = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM webhook_outbox');
+
+  return {
+    add: (webhookId: string, body: string, now: number) => void insert.run(webhookId, body, now, new Date(now).toISOString()),
+    due: (now: number, limit: number) => due.all(now, limit),
+    /** When the earliest waiting delivery is due, or null when none waits. */
+    nextDueAt: () => next.get()?.at ?? null,
+    retryLater: (seq: number, at: number, error: string) => void retry.run(at, error, seq),
+    remove: (seq: number) => void remove.run(seq),
+    size: () => count.get()?.n ?? 0,
+  };
+}
