@@ -4,7 +4,10 @@ import { createAdaptorServer } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { FileUploadConfig } from 'stream-chat';
 import { builtinChannelTypes } from './auth/channel-types';
+import { DEFAULT_WEBHOOK_OPTIONS, startWebhookDelivery, type WebhookOptions } from './features/webhooks/webhook-delivery';
 import { createApp } from './http/app';
+import { ChangeFeed } from './realtime/change-feed';
+import { RateLimitCounters } from './http/rate-limit-counters';
 import type { ServerContext } from './http/context';
 import { RealtimeHub } from './realtime/hub';
 import { attachWebSocket } from './realtime/handshake';
@@ -51,6 +54,8 @@ export type StartServerOptions = {
   ogTimeoutMs?: number;
   /** `GET /og` refuses pages larger than this. Default 1 MB. */
   ogMaxBytes?: number;
+  /** Webhook delivery: receiver time-out, retries and back-off, outbox bound. */
+  webhooks?: Partial<WebhookOptions>;
 };
 
 export type RunningServer = {
@@ -93,10 +98,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     store,
     hub: new RealtimeHub(),
     timers: new Timers(),
+    changes: new ChangeFeed((error) => ctx.log('a change subscriber failed', error)),
+    tasks: new Set(),
+    rateLimits: new RateLimitCounters(),
     log: options.quiet ? () => {} : (message, error) => console.error(`[chat-widget] ${message}`, error ?? ''),
   };
   const app = createApp(ctx);
   scheduleAllExpiries(ctx);
+  const stopWebhooks = startWebhookDelivery(ctx, { ...DEFAULT_WEBHOOK_OPTIONS, ...options.webhooks });
   // GET calls carry their whole input in the URL (`?payload=`); Node's 16 KB default for the
   // request head would answer a long search or a big filter with a bare 431 instead of our JSON.
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host, serverOptions: { maxHeaderSize: 256 * 1024 } }) as Server;
@@ -122,6 +131,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   let closed: Promise<void> | undefined;
   const close = () => {
     closed ??= (async () => {
+      await stopWebhooks();
       ctx.timers.stopAll();
       ctx.hub.closeAll(1001, 'server shutting down');
       wss.close();
@@ -129,6 +139,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await Promise.allSettled([...ctx.tasks]);
       store.close();
       uploads.cleanup();
     })();

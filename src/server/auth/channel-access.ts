@@ -7,6 +7,7 @@ import { appSettings } from '../features/app/settings';
 import type { ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import type { ChannelRow, MemberRow } from '../store/channels';
+import type { Visibility } from '../store/visibility';
 
 export type ChannelAccess = {
   type: ChannelTypeSettings;
@@ -82,4 +83,10 @@ export function openTypesFor(ctx: ServerContext, actor: Actor): string[] {
     .all()
     .filter((type) => allowedInChannel(actor, settings, { type, ownsChannel: false }, 'read-channel'))
     .map((type) => type.config.name);
+}
+
+/** What of the channel's history the actor sees (store/visibility.ts). */
+export function messageVisibility(row: ChannelRow, actor: Actor, member: MemberRow | undefined): Visibility {
+  const after = [row.truncated_at, member?.history_cleared_at].filter((at): at is string => !!at).sort().pop() ?? null;
+  return { viewerId: actor.anonymous ? '' : actor.id, after };
 }

@@ -23,6 +23,8 @@ import { pollRoutes } from '../routes/polls';
 import { searchRoutes } from '../routes/search';
 import { uploadRoutes } from '../routes/uploads';
 import { userRoutes } from '../routes/users';
+import { appAdminRoutes } from '../routes/server-side/app';
+import { rateLimitHeaders } from './rate-limits';
 import { serveStatic } from './static';
 
 const ALLOWED_HEADERS = 'authorization, stream-auth-type, x-stream-client, x-client-request-id, content-type';
@@ -57,6 +59,7 @@ export function createApp(ctx: ServerContext) {
     await next();
   });
   app.use('*', cors);
+  app.use('*', rateLimitHeaders(ctx.rateLimits));
 
   app.route('/', healthRoutes());
   app.route('/', appSettingsRoutes(ctx));
@@ -78,6 +81,8 @@ export function createApp(ctx: ServerContext) {
   app.route('/', commandRoutes(ctx));
   // Search (issue 5): GET /search over the full-text index.
   app.route('/', searchRoutes(ctx));
+  // Server-side calls (signed with the app secret): the operator's side.
+  app.route('/', appAdminRoutes(ctx));
   if (ctx.config.devMode) app.route('/', demoRoutes(ctx));
   app.get('*', serveStatic(ctx.config));
 

@@ -2,6 +2,8 @@
 // connections. Built once per server in index.ts.
 import type { FileUploadConfig } from 'stream-chat';
 import type { Subject } from '../auth/tokens';
+import type { ChangeFeed } from '../realtime/change-feed';
+import type { RateLimitCounters } from './rate-limit-counters';
 import type { RealtimeHub } from '../realtime/hub';
 import type { Store } from '../store/store';
 import type { Timers } from '../realtime/timers';
@@ -43,6 +45,12 @@ export type ServerContext = {
   hub: RealtimeHub;
   /** Pin and mute expiry, due reminders (realtime/expiry.ts); all stopped by close(). */
   timers: Timers;
+  /** Every change as one event: webhooks (and push) subscribe; see realtime/change-feed.ts. */
+  changes: ChangeFeed;
+  /** Background tasks still running (features/tasks), awaited by close(). */
+  tasks: Set<Promise<void>>;
+  /** Per-endpoint request counters behind the X-RateLimit headers and `GET /rate_limits`. */
+  rateLimits: RateLimitCounters;
   log: (message: string, error?: unknown) => void;
 };
 

@@ -3,7 +3,7 @@
 // watcher_count and membership. Used by channel queries, queryChannels and events that carry a
 // whole channel (notification.message_new, notification.added_to_channel).
 import type { ChannelAPIResponse } from 'stream-chat';
-import { accessTo } from '../auth/channel-access';
+import { accessTo, messageVisibility } from '../auth/channel-access';
 import { presentChannel } from './channel';
 import type { Actor } from '../auth/actor';
 import type { ServerContext } from '../http/context';
@@ -30,7 +30,7 @@ export function channelState(
   const { store, hub } = ctx;
   const access = accessTo(ctx, row, actor);
   const memberRows = options.state ? store.channels.members(row.cid, options.members.limit, options.members.offset) : [];
-  const messageRows = options.state ? store.messages.page(row.cid, options.messages) : [];
+  const messageRows = options.state ? store.messages.page(row.cid, options.messages, messageVisibility(row, actor, access.member)) : [];
   const pinnedRows = options.state ? store.messageEdits.pinned(row.cid, new Date().toISOString()) : [];
   const viewer = presenter.forViewer(actor.id);
   // The viewer's draft of the channel's own composer (thread drafts come with their threads).

@@ -90,7 +90,7 @@ export class Presenter extends UserPresenter {
       reply_count: row.reply_count,
       deleted_reply_count: 0,
       silent: custom.silent === true,
-      shadowed: false,
+      shadowed: row.shadowed === 1,
       pinned: false,
       pinned_at: null,
       pinned_by: null,

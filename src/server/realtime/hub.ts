@@ -16,17 +16,19 @@ export class RealtimeHub {
     connection.send(JSON.stringify(event));
   }
 
-  publish(connections: Iterable<Connection>, event: EventFor): void {
+  /** Sends to every connection, or only to those `accept` lets through. */
+  publish(connections: Iterable<Connection>, event: EventFor, accept?: (connection: Connection) => boolean): void {
     if (this.closing) return;
     // One serialisation for a shared event; per-connection ones are built lazily.
     const shared = typeof event === 'function' ? undefined : JSON.stringify(event);
     for (const connection of connections) {
+      if (accept && !accept(connection)) continue;
       connection.send(shared ?? JSON.stringify((event as (c: Connection) => Event)(connection)));
     }
   }
 
-  toChannel(cid: string, event: EventFor): void {
-    this.publish(this.registry.watchers(cid), event);
+  toChannel(cid: string, event: EventFor, accept?: (connection: Connection) => boolean): void {
+    this.publish(this.registry.watchers(cid), event, accept);
   }
 
   toUser(userId: string, event: EventFor): void {

@@ -15,7 +15,9 @@ export function notifyMembersAdded(ctx: ServerContext, channel: ChannelRow, rows
   const presenter = new Presenter(ctx);
   const members = new Map<string, ChannelMemberResponse>(rows.map((row) => [row.user_id, presenter.member(row)]));
   for (const [userId, member] of members) {
-    ctx.hub.toChannel(channel.cid, memberEvent('member.added', channel, member, presenter.user(userId)));
+    const event = memberEvent('member.added', channel, member, presenter.user(userId));
+    ctx.changes.emit(event);
+    ctx.hub.toChannel(channel.cid, event);
   }
   notifyAddedToChannel(ctx, channel, [...members.keys()], members);
 }
@@ -25,7 +27,9 @@ export function notifyMembersRemoved(ctx: ServerContext, channel: ChannelRow, ro
   for (const row of rows) {
     const member = presenter.member(row);
     const user = presenter.user(row.user_id);
-    ctx.hub.toChannel(channel.cid, memberEvent('member.removed', channel, member, user));
+    const event = memberEvent('member.removed', channel, member, user);
+    ctx.changes.emit(event);
+    ctx.hub.toChannel(channel.cid, event);
     const connections = ctx.hub.registry.ofUser(row.user_id);
     ctx.hub.publish(connections, memberEvent('notification.removed_from_channel', channel, member, user));
     for (const connection of connections) stopWatching(ctx, connection, channel.cid);
@@ -36,6 +40,7 @@ export function notifyMemberUpdated(ctx: ServerContext, channel: ChannelRow, row
   const presenter = new Presenter(ctx);
   const event = memberEvent('member.updated', channel, presenter.member(row), presenter.user(row.user_id));
   const audience = new Set<Connection>([...ctx.hub.registry.watchers(channel.cid), ...ctx.hub.registry.ofUser(row.user_id)]);
+  ctx.changes.emit(event);
   ctx.hub.publish(audience, event);
 }
 

@@ -9,6 +9,7 @@ import { viewerFields } from '../present/message-extras';
 import { Presenter } from '../present/presenter';
 import type { ChannelRow } from '../store/channels';
 import type { MessageRow } from '../store/messages';
+import { messageAudience } from './message-audience';
 import { envelope } from './notify';
 
 export type MessageEventType = Extract<
@@ -50,8 +51,11 @@ export function publishMessageEvent(
     }
     return message;
   };
-  ctx.hub.toChannel(channel.cid, (connection) =>
-    connection.anonymous ? base : { ...base, message: messageFor(connection.userId) },
+  ctx.changes.emit(base);
+  ctx.hub.toChannel(
+    channel.cid,
+    (connection) => (connection.anonymous ? base : { ...base, message: messageFor(connection.userId) }),
+    messageAudience(ctx, shared),
   );
   return messageFor(actorId);
 }

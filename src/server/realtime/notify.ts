@@ -8,6 +8,7 @@ import { presentChannel } from '../present/channel';
 import type { ServerContext } from '../http/context';
 import { Presenter } from '../present/presenter';
 import type { ChannelRow } from '../store/channels';
+import { messageAudience } from './message-audience';
 
 export function envelope(row: ChannelRow) {
   return { cid: row.cid, channel_type: row.type, channel_id: row.id };
@@ -40,13 +41,17 @@ export function notifyMessageNew(ctx: ServerContext, row: ChannelRow, message: M
     channel_member_count: row.member_count,
     watcher_count: hub.registry.watcherUserIds(row.cid).length,
   };
-  hub.toChannel(row.cid, (connection) => ({ type: 'message.new', ...base, ...unread(connection.userId) }));
+  const audience = messageAudience(ctx, message);
+  ctx.changes.emit({ type: 'message.new', ...base });
+  hub.toChannel(row.cid, (connection) => ({ type: 'message.new', ...base, ...unread(connection.userId) }), audience);
 
   // Thread-only replies stay inside the thread: no channel-list notification.
   if (message.parent_id && !message.show_in_channel) return;
   const presenter = new Presenter(ctx);
   for (const memberId of connectedMembers(ctx, row)) {
-    const away = hub.registry.ofUser(memberId).filter((connection) => !connection.watching.has(row.cid));
+    const away = hub.registry
+      .ofUser(memberId)
+      .filter((connection) => !connection.watching.has(row.cid) && (!audience || audience(connection)));
     const user = away.length ? store.users.get(memberId) : undefined;
     if (!user) continue;
     const channel = presentChannel(presenter, row, accessTo(ctx, row, userActor(user)));
@@ -79,6 +84,7 @@ export function notifyRead(
     created_at: at,
     ...(lastReadMessageId ? { last_read_message_id: lastReadMessageId } : {}),
   };
+  ctx.changes.emit(read);
   ctx.hub.toChannel(row.cid, read);
   ctx.hub.toUser(userId, {
     ...read,

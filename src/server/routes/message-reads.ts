@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import type { GetMessageAPIResponse, GetMultipleMessagesAPIResponse, GetRepliesAPIResponse } from 'stream-chat';
 import { actorFor } from '../auth/actor';
-import { accessTo, assertCanRead } from '../auth/channel-access';
+import { accessTo, assertCanRead, messageVisibility } from '../auth/channel-access';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import { elapsed, requireAuth, sendJson } from '../http/request';
@@ -44,12 +44,13 @@ export function messageReadRoutes(ctx: ServerContext) {
   routes.get('/messages/:id/replies', auth, (c) => {
     const query = c.req.query();
     const actor = actorFor(ctx.store, c.get('subject'), query.user_id);
-    const { message: parent } = messageInReach(ctx, c.req.param('id'), actor);
+    const { message: parent, channel, access } = messageInReach(ctx, c.req.param('id'), actor);
     if (parent.parent_id) throw ApiError.input(`message ${parent.id} is a reply, not a thread`);
-    const rows = ctx.store.messageQueries.replies(parent.id, {
-      ...pageOptions(query, 'replies', 100),
-      newestFirst: newestFirst(query.sort),
-    });
+    const rows = ctx.store.messageQueries.replies(
+      parent.id,
+      { ...pageOptions(query, 'replies', 100), newestFirst: newestFirst(query.sort) },
+      messageVisibility(channel, actor, access.member),
+    );
     const messages = new Presenter(ctx, actor.id).messages(rows);
     return sendJson({ messages, duration: elapsed(c) } satisfies GetRepliesAPIResponse);
   });

@@ -7,7 +7,7 @@ import type { SendMessageAPIResponse } from 'stream-chat';
 import { actorFor, requireUser, type UserActor } from '../auth/actor';
 import { accessTo, assertCapability, channelType } from '../auth/channel-access';
 import type { AppEnv, ServerContext } from '../http/context';
-import { prepareSend } from '../features/composer/send';
+import { prepareSend, type MessageMarks } from '../features/composer/send';
 import { ApiError } from '../http/errors';
 import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
 import { idList, isObject, namedUserId, optionalBoolean, optionalString, withoutKeys, type JsonObject } from '../http/input';
@@ -46,7 +46,7 @@ export function messageRoutes(ctx: ServerContext) {
       return sendJson(reply);
     }
     const stored = ctx.store.transaction(() => {
-      const message = storeMessage(ctx, row, actor, prepared.input);
+      const message = storeMessage(ctx, row, actor, prepared.input, prepared.marks);
       prepared.save(message);
       return message;
     });
@@ -69,7 +69,7 @@ export function messageRoutes(ctx: ServerContext) {
   return routes;
 }
 
-function storeMessage(ctx: ServerContext, row: ChannelRow, actor: UserActor, input: JsonObject): MessageRow {
+function storeMessage(ctx: ServerContext, row: ChannelRow, actor: UserActor, input: JsonObject, marks: MessageMarks): MessageRow {
   const { store } = ctx;
   const access = accessTo(ctx, row, actor);
   const config = access.type.config;
@@ -123,7 +123,10 @@ function storeMessage(ctx: ServerContext, row: ChannelRow, actor: UserActor, inp
       attachments,
       custom,
       now,
+      ...marks,
     });
+    // A shadowed message exists for its author alone: it moves no counters others see.
+    if (marks.shadowed) return message;
     if (parentId) store.messages.incrementReplyCount(parentId);
     if (inChannel) store.channels.setLastMessageAt(row.cid, now);
     if (config.read_events && inChannel) {

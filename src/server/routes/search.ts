@@ -51,6 +51,7 @@ export function searchRoutes(ctx: ServerContext) {
           // One more than asked: whether it exists says whether there is a next page.
           limit: page.limit + 1,
           offset: after ? 0 : page.offset,
+          viewerId: actor.anonymous ? '' : actor.id,
         });
     const shown = rows.slice(0, page.limit);
     const presenter = new Presenter(ctx).forViewer(actor.id);

@@ -15,6 +15,7 @@ import { imageSize } from 'image-size';
 import type { APIResponse, FileUploadConfig, SendFileAPIResponse } from 'stream-chat';
 import { actorFor, requireUser, type Actor } from '../auth/actor';
 import { accessTo, assertCanRead, assertCapability } from '../auth/channel-access';
+import { appSettings } from '../features/app/settings';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import { elapsed, requireAuth, sendJson } from '../http/request';
@@ -35,7 +36,9 @@ const ENVELOPE_BYTES = 64 * 1024;
 export function uploadRoutes(ctx: ServerContext) {
   const routes = new Hono<AppEnv>();
   const auth = requireAuth(ctx);
-  const configOf = (kind: Kind): FileUploadConfig => ctx.config.uploads[kind];
+  // The app's checks as `PATCH /app` last set them.
+  const configOf = (kind: Kind): FileUploadConfig =>
+    kind === 'file' ? appSettings(ctx).fileUploadConfig : appSettings(ctx).imageUploadConfig;
 
   const limit: MiddlewareHandler<AppEnv> = (c, next) => {
     const config = configOf(kindOf(c));

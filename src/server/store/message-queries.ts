@@ -3,6 +3,7 @@
 import type { Db } from './db';
 import { ApiError } from '../http/errors';
 import { after, before, window, type Bound, type MessageRow, type PageOptions, type Position } from './messages';
+import { visibilityBounds, type Visibility } from './visibility';
 
 /** Channel history: top-level messages and replies also shown in the channel. */
 const IN_CHANNEL = '(parent_id IS NULL OR show_in_channel = 1)';
@@ -55,17 +56,18 @@ export function createMessageQueryStore(db: Db) {
    * page as a block). Without a cursor, `newestFirst` (sort created_at -1, the SDK's default)
    * takes the newest replies, otherwise the oldest.
    */
-  function replies(parentId: string, options: ReplyOptions): MessageRow[] {
+  function replies(parentId: string, options: ReplyOptions, visibility?: Visibility): MessageRow[] {
     const { limit } = options;
     if (limit === 0) return [];
+    const visible = visibilityBounds(visibility);
     if (options.id_around) {
       const anchor = replyPosition(parentId, options.id_around);
-      const older = scanReplies(parentId, [before(anchor, false)], 'DESC', limit - 1);
-      const newer = scanReplies(parentId, [after(anchor, false)], 'ASC', limit - 1);
-      const middle = scanReplies(parentId, [before(anchor, true), after(anchor, true)], 'ASC', 1);
+      const older = scanReplies(parentId, [...visible, before(anchor, false)], 'DESC', limit - 1);
+      const newer = scanReplies(parentId, [...visible, after(anchor, false)], 'ASC', limit - 1);
+      const middle = scanReplies(parentId, [...visible, before(anchor, true), after(anchor, true)], 'ASC', 1);
       return window(older, middle, newer, limit - 1);
     }
-    const upper: Bound[] = [];
+    const upper: Bound[] = [...visible];
     const lower: Bound[] = [];
     if (options.id_lt) upper.push(before(replyPosition(parentId, options.id_lt), false));
     if (options.id_lte) upper.push(before(replyPosition(parentId, options.id_lte), true));
@@ -73,8 +75,8 @@ export function createMessageQueryStore(db: Db) {
     if (options.id_gte) lower.push(after(replyPosition(parentId, options.id_gte), true));
     if (options.created_at_before) upper.push({ sql: 'created_at < ?', params: [options.created_at_before] });
     if (options.created_at_after) lower.push({ sql: 'created_at > ?', params: [options.created_at_after] });
-    const forward = upper.length === 0 && (lower.length > 0 || !options.newestFirst);
-    if (forward) return scanReplies(parentId, lower, 'ASC', limit, options.offset);
+    const forward = upper.length === visible.length && (lower.length > 0 || !options.newestFirst);
+    if (forward) return scanReplies(parentId, [...visible, ...lower], 'ASC', limit, options.offset);
     return scanReplies(parentId, [...upper, ...lower], 'DESC', limit, options.offset).reverse();
   }
 

@@ -4,6 +4,7 @@
 // one range scan on a channel with a million messages.
 import type { Db } from './db';
 import { ApiError } from '../http/errors';
+import { visibilityBounds, type Bound, type Visibility } from './visibility';
 
 export type MessageRow = {
   seq: number;
@@ -28,6 +29,9 @@ export type MessageRow = {
   pin_expires: string | null;
   message_text_updated_at: string | null;
   hard_deleted: number;
+  /** Migration 5: a shadow-banned author's message; automatic moderation's decision (JSON). */
+  shadowed: number;
+  moderation: string | null;
 };
 
 export type NewMessage = {
@@ -43,6 +47,10 @@ export type NewMessage = {
   attachments: unknown[];
   custom: Record<string, unknown>;
   now: string;
+  /** Sent by a shadow-banned author: stored, seen by no one else. */
+  shadowed?: boolean;
+  /** What automatic moderation decided, as JSON (a blocklist match that flags). */
+  moderation?: string | null;
 };
 
 /** The SDK's MessagePaginationOptions, already validated. */
@@ -62,7 +70,7 @@ export type PageOptions = {
 };
 
 export type Position = { created_at: string; seq: number };
-export type Bound = { sql: string; params: (string | number)[] };
+export type { Bound };
 
 // Thread replies appear in the channel only when sent with show_in_channel.
 const IN_CHANNEL = '(parent_id IS NULL OR show_in_channel = 1)';
@@ -70,9 +78,9 @@ const IN_CHANNEL = '(parent_id IS NULL OR show_in_channel = 1)';
 export function createMessageStore(db: Db) {
   const insert = db.prepare(
     `INSERT INTO messages (id, cid, user_id, type, text, parent_id, show_in_channel, quoted_message_id,
-       mentioned_user_ids, attachments, custom, created_at, updated_at)
+       mentioned_user_ids, attachments, custom, created_at, updated_at, shadowed, moderation)
      VALUES (@id, @cid, @userId, @type, @text, @parentId, @showInChannel, @quotedMessageId,
-       @mentionedUserIds, @attachments, @custom, @now, @now)`,
+       @mentionedUserIds, @attachments, @custom, @now, @now, @shadowed, @moderation)`,
   );
   const byId = db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id = ?');
   const positionOf = db.prepare<[string, string], Position>(
@@ -87,6 +95,8 @@ export function createMessageStore(db: Db) {
     insert.run({
       ...message,
       showInChannel: message.showInChannel ? 1 : 0,
+      shadowed: message.shadowed ? 1 : 0,
+      moderation: message.moderation ?? null,
       mentionedUserIds: JSON.stringify(message.mentionedUserIds),
       attachments: JSON.stringify(message.attachments),
       custom: JSON.stringify(message.custom),
@@ -122,13 +132,14 @@ export function createMessageStore(db: Db) {
   }
 
   /** One page of channel history, oldest first, as ChannelAPIResponse.messages expects. */
-  function page(cid: string, options: PageOptions): MessageRow[] {
+  function page(cid: string, options: PageOptions, visibility?: Visibility): MessageRow[] {
     const { limit } = options;
     if (limit === 0) return [];
-    if (options.id_around) return aroundMessage(cid, options.id_around, limit);
-    if (options.created_at_around) return aroundTime(cid, options.created_at_around, limit);
+    const visible = visibilityBounds(visibility);
+    if (options.id_around) return aroundMessage(cid, options.id_around, limit, visible);
+    if (options.created_at_around) return aroundTime(cid, options.created_at_around, limit, visible);
 
-    const upper: Bound[] = [];
+    const upper: Bound[] = [...visible];
     const lower: Bound[] = [];
     if (options.id_lt) upper.push(before(position(cid, options.id_lt), false));
     if (options.id_lte) upper.push(before(position(cid, options.id_lte), true));
@@ -144,7 +155,7 @@ export function createMessageStore(db: Db) {
     }
     // Only a lower bound means "the next page after the cursor": read forward from it.
     // Anything else reads backwards from the newest message that qualifies.
-    if (lower.length && !upper.length) return scan(cid, lower, 'ASC', limit, options.offset);
+    if (lower.length && upper.length === visible.length) return scan(cid, [...visible, ...lower], 'ASC', limit, options.offset);
     return scan(cid, [...upper, ...lower], 'DESC', limit, options.offset).reverse();
   }
 
@@ -152,17 +163,17 @@ export function createMessageStore(db: Db) {
    * `limit` messages with the target at index floor(limit / 2) where history allows; the SDK's
    * messagePaginationIdAround reads hasPrev/hasNext from where the target lands.
    */
-  function aroundMessage(cid: string, id: string, limit: number): MessageRow[] {
+  function aroundMessage(cid: string, id: string, limit: number, visible: Bound[]): MessageRow[] {
     const anchor = byId.get(id);
     if (!anchor || anchor.cid !== cid) throw ApiError.input(`message ${id} does not exist in channel ${cid}`);
-    const older = scan(cid, [before(anchor, false)], 'DESC', limit - 1);
-    const newer = scan(cid, [after(anchor, false)], 'ASC', limit - 1);
+    const older = scan(cid, [...visible, before(anchor, false)], 'DESC', limit - 1);
+    const newer = scan(cid, [...visible, after(anchor, false)], 'ASC', limit - 1);
     return window(older, [anchor], newer, limit - 1);
   }
 
-  function aroundTime(cid: string, at: string, limit: number): MessageRow[] {
-    const older = scan(cid, [{ sql: 'created_at < ?', params: [at] }], 'DESC', limit);
-    const newer = scan(cid, [{ sql: 'created_at >= ?', params: [at] }], 'ASC', limit);
+  function aroundTime(cid: string, at: string, limit: number, visible: Bound[]): MessageRow[] {
+    const older = scan(cid, [...visible, { sql: 'created_at < ?', params: [at] }], 'DESC', limit);
+    const newer = scan(cid, [...visible, { sql: 'created_at >= ?', params: [at] }], 'ASC', limit);
     return window(older, [], newer, limit);
   }
 

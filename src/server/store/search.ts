@@ -5,6 +5,7 @@
 import type { Db } from './db';
 import type { SqlFragment } from './filters-to-sql';
 import type { MessageRow } from './messages';
+import { visibilityBounds } from './visibility';
 
 export type MessageSearchQuery = {
   /** The channels searched: those the request's channel filter names and the user may read. */
@@ -18,6 +19,8 @@ export type MessageSearchQuery = {
   afterSeq?: { seq: number; direction: 1 | -1 };
   limit: number;
   offset: number;
+  /** Who searches: shadowed messages and those of users they blocked are left out. */
+  viewerId: string | null;
 };
 
 export function createSearchStore(db: Db) {
@@ -25,17 +28,21 @@ export function createSearchStore(db: Db) {
     if (query.cids.length === 0 || query.limit === 0) return [];
     const text = query.match !== undefined;
     const seq = text ? 's.rowid' : 'm.seq';
+    const visible = visibilityBounds({ viewerId: query.viewerId });
     const after = query.afterSeq ? `AND ${seq} ${query.afterSeq.direction === -1 ? '<' : '>'} ?` : '';
     // The channel list is one JSON parameter; SQLite reads it once into a lookup table.
     const sql = `SELECT m.* FROM ${text ? 'message_search s JOIN messages m ON m.seq = s.rowid' : 'messages m'}
       WHERE ${text ? 's.message_search MATCH ? AND' : ''} m.cid IN (SELECT value FROM json_each(?))
         AND m.deleted_at IS NULL AND ${query.where.sql} ${after}
+        AND m.created_at > COALESCE((SELECT truncated_at FROM channels WHERE cid = m.cid), '')
+        ${visible.map((bound) => `AND ${bound.sql}`).join(' ')}
       ORDER BY ${query.order.sql} LIMIT ? OFFSET ?`;
     const params = [
       ...(text ? [query.match] : []),
       JSON.stringify(query.cids),
       ...query.where.params,
       ...(query.afterSeq ? [query.afterSeq.seq] : []),
+      ...visible.flatMap((bound) => bound.params),
       ...query.order.params,
       query.limit,
       query.offset,

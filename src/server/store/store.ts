@@ -3,6 +3,7 @@ import { openDatabase } from './db';
 import { createAccessControlStore } from './access-control';
 import { createAppSettingStore } from './app-settings';
 import { createBanStore } from './bans';
+import { createBlockStore } from './blocks';
 import { createChannelStore } from './channels';
 import { createChannelTypeStore } from './channel-types';
 import { createCommandStore } from './commands';
@@ -52,6 +53,7 @@ export function openStore(path: string) {
     accessControl: createAccessControlStore(db),
     appSettings: createAppSettingStore(db),
     tasks: createTaskStore(db),
+    blocks: createBlockStore(db),
     webhookOutbox: createWebhookOutboxStore(db),
     /** Runs fn in one transaction: all its writes land together or not at all. */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),

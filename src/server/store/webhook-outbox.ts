@@ -24,14 +24,27 @@ export function createWebhookOutboxStore(db: Db) {
   const retry = db.prepare('UPDATE webhook_outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE seq = ?');
   const remove = db.prepare('DELETE FROM webhook_outbox WHERE seq = ?');
   const count = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM webhook_outbox');
+  const dropOldest = db.prepare('DELETE FROM webhook_outbox WHERE seq IN (SELECT seq FROM webhook_outbox ORDER BY seq LIMIT ?)');
+  // Counted once, then kept in step, so the bound costs nothing per event.
+  let queued = count.get()?.n ?? 0;
 
   return {
-    add: (webhookId: string, body: string, now: number) => void insert.run(webhookId, body, now, new Date(now).toISOString()),
+    /** Queues a delivery; past `max` waiting, drops the oldest and returns how many. */
+    add(webhookId: string, body: string, now: number, max: number): number {
+      insert.run(webhookId, body, now, new Date(now).toISOString());
+      queued += 1;
+      if (queued <= max) return 0;
+      const dropped = dropOldest.run(queued - max).changes;
+      queued -= dropped;
+      return dropped;
+    },
     due: (now: number, limit: number) => due.all(now, limit),
     /** When the earliest waiting delivery is due, or null when none waits. */
     nextDueAt: () => next.get()?.at ?? null,
     retryLater: (seq: number, at: number, error: string) => void retry.run(at, error, seq),
-    remove: (seq: number) => void remove.run(seq),
-    size: () => count.get()?.n ?? 0,
+    remove(seq: number): void {
+      queued -= remove.run(seq).changes;
+    },
+    size: () => queued,
   };
 }

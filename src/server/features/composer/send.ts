@@ -17,11 +17,15 @@ import type { ChannelRow } from '../../store/channels';
 import type { MessageRow } from '../../store/messages';
 import { attachmentList, withUploadDimensions } from '../uploads/attachments';
 
+export type MessageMarks = { shadowed: boolean; moderation: string | null };
+
 export type PreparedSend = {
   /** A command's answer to the sender: send it back and store nothing. */
   reply?: MessageResponse;
   /** The message input to store (with its id fixed and attachments completed). */
   input: JsonObject;
+  /** Moderation's marks on the message to store (store/messages.ts NewMessage). */
+  marks: MessageMarks;
   save(message: MessageRow): void;
   after(message: MessageRow): void;
 };
@@ -31,9 +35,11 @@ export function prepareSend(ctx: ServerContext, channel: ChannelRow, actor: User
   const access = accessTo(ctx, channel, actor);
   assertCapability(channel, actor, access, 'send-message');
   if (store.bans.active(channel.cid, actor.id)) throw ApiError.notAllowed(`you are banned from ${channel.cid}`);
+  assertNotBlockedInDirectChannel(ctx, channel, actor.id);
+  const marks: MessageMarks = { shadowed: false, moderation: null };
   const noop = () => {};
   const reply = runCommand(ctx, channel, actor, raw);
-  if (reply) return { reply, input: raw, save: noop, after: noop };
+  if (reply) return { reply, input: raw, marks, save: noop, after: noop };
 
   // The id is settled here so the location can name its message before the message exists.
   const id = optionalString(raw.id, 'message.id') || randomUUID();
@@ -59,6 +65,7 @@ export function prepareSend(ctx: ServerContext, channel: ChannelRow, actor: User
 
   return {
     input,
+    marks,
     save(message) {
       if (pollId) store.polls.attach(pollId, message.id, channel.cid);
       if (location) {
@@ -76,4 +83,16 @@ export function prepareSend(ctx: ServerContext, channel: ChannelRow, actor: User
       dropDraftAfterSend(ctx, actor.id, channel.cid, message.parent_id);
     },
   };
+}
+
+/**
+ * A direct conversation (two members) between users one of whom blocked the other takes no
+ * new messages from either.
+ */
+function assertNotBlockedInDirectChannel(ctx: ServerContext, channel: ChannelRow, senderId: string): void {
+  if (channel.member_count !== 2) return;
+  const other = ctx.store.channels.memberIds(channel.cid).find((id) => id !== senderId);
+  if (other && ctx.store.blocks.betweenEither(senderId, other)) {
+    throw ApiError.notAllowed(`messages between ${senderId} and ${other} are blocked in the direct conversation ${channel.cid}`);
+  }
 }

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { FileUploadConfig } from 'stream-chat';
+import { ApiError } from '../../http/errors';
 
 /** 100 MB, the provider's default (stream-chat DEFAULT_UPLOAD_SIZE_LIMIT_BYTES). */
 export const DEFAULT_SIZE_LIMIT = 104_857_600;
@@ -29,4 +30,25 @@ export function uploadsFolder(dbPath: string, given?: string): { dir: string; cl
   if (dbPath !== ':memory:') return { dir: join(dirname(dbPath), 'uploads'), cleanup: () => {} };
   const dir = mkdtempSync(join(tmpdir(), 'chat-widget-uploads-'));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+const LIST_KEYS = ['allowed_file_extensions', 'blocked_file_extensions', 'allowed_mime_types', 'blocked_mime_types'] as const;
+
+/** An upload config from `PATCH /app`, checked field by field; missing fields take the defaults. */
+export function checkedUploadConfig(value: unknown, name: string): FileUploadConfig {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw ApiError.input(`${name} must be an object`);
+  const input = value as Record<string, unknown>;
+  const config = uploadConfig();
+  for (const key of LIST_KEYS) {
+    const list = input[key];
+    if (list === undefined || list === null) continue;
+    if (!Array.isArray(list) || list.some((item) => typeof item !== 'string')) throw ApiError.input(`${name}.${key} must be a list of strings`);
+    config[key] = list as string[];
+  }
+  const size = input.size_limit;
+  if (size !== undefined && size !== null && size !== 0) {
+    if (typeof size !== 'number' || !Number.isInteger(size) || size < 1) throw ApiError.input(`${name}.size_limit must be a positive number of bytes`);
+    config.size_limit = size;
+  }
+  return config;
 }
