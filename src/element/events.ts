@@ -40,7 +40,9 @@ export type ErrorReason =
   | 'token-unreachable'
   | 'connection-failed'
   | 'channel-failed'
-  | 'send-failed';
+  | 'send-failed'
+  | 'account-deactivated'
+  | 'account-deleted';
 
 export type Emit = <K extends ChatWidgetEventName>(name: K, detail: ChatWidgetEventMap[K]) => void;
 

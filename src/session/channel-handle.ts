@@ -14,7 +14,7 @@ import { describeApiError, SessionError, toSessionError } from './session-error'
 
 export type { SendResult };
 
-type Slice = 'messages' | 'unread' | 'read' | 'typing' | 'people' | 'channel';
+type Slice = 'messages' | 'unread' | 'read' | 'typing' | 'people' | 'channel' | 'standing';
 
 const MESSAGE_EVENT: Slice[] = ['messages', 'unread'];
 const READ_EVENT: Slice[] = ['read', 'unread'];
@@ -39,6 +39,8 @@ const EVENT_SLICES: Record<string, Slice[]> = {
   'member.added': PEOPLE_EVENT,
   'member.removed': PEOPLE_EVENT,
   'member.updated': PEOPLE_EVENT,
+  'user.banned': ['people', 'standing'],
+  'user.unbanned': ['people', 'standing'],
   'health.check': [],
 };
 
@@ -73,7 +75,13 @@ export type ChannelViewState = {
   unreadCount: number;
   /** Display names of the others typing right now. */
   typing: string[];
+  /** The visitor's own ban here (app-wide or in this channel), until when (null: for good); null when they may write. */
+  ban: { until: string | null } | null;
+  /** The channel was deleted while open. */
+  deleted: boolean;
 };
+
+type Ban = ChannelViewState['ban'];
 
 /** The SDK's composer does not read the channel's limits itself: hand them over once known. */
 export function applyChannelLimits(composer: MessageComposer, channel: Channel) {
@@ -130,6 +138,10 @@ export class ChannelHandle {
   /** The page request in flight; a jump waits for it so the two never interleave in the SDK's sets. */
   private paging: Promise<void> = Promise.resolve();
   private stopListening: (() => void) | null = null;
+  /** Own bans as the backend announced them: app-wide (no channel) and in this channel. */
+  private appBan: Ban = null;
+  private channelBan: Ban = null;
+  private banTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly client: StreamChat,
@@ -149,6 +161,7 @@ export class ChannelHandle {
       highlightedId: null,
       notice: null,
       unreadSince: null,
+      deleted: false,
     });
   }
 
@@ -174,6 +187,10 @@ export class ChannelHandle {
       });
       return;
     }
+    const { membership } = this.channel.state;
+    const me = this.client.user as { banned?: boolean; ban_expires?: string } | undefined;
+    this.channelBan = membership?.banned ? { until: membership.ban_expires ?? null } : null;
+    this.appBan = me?.banned ? { until: me.ban_expires ?? null } : null;
     this.stopListening ??= this.listen();
     applyChannelLimits(this.channel.messageComposer, this.channel);
     const unreadSince = this.channel.countUnread() > 0 ? (this.channel.lastRead() ?? null) : null;
@@ -188,9 +205,25 @@ export class ChannelHandle {
       const id = event.user?.id;
       if (id && (this.channel.state.members[id] || this.channel.state.watchers[id])) this.sync(event);
     });
+    // Bans of the visitor (app-wide ones carry no channel) and the channel's deletion, which
+    // the SDK answers by retiring the channel object.
+    const standing = this.client.on((event) => {
+      const own = event.user?.id === this.client.userID;
+      if (own && (event.type === 'user.banned' || event.type === 'user.unbanned') && (!event.cid || event.cid === this.cid)) {
+        const ban = event.type === 'user.banned' && !event.shadow ? { until: (event as { expiration?: string }).expiration ?? null } : null;
+        if (event.cid) this.channelBan = ban;
+        else this.appBan = ban;
+        this.sync(event);
+      }
+      if ((event.type === 'channel.deleted' || event.type === 'notification.channel_deleted') && event.cid === this.cid) {
+        this.state.partialNext({ deleted: true });
+      }
+    });
     return () => {
       channelEvents.unsubscribe();
       presence.unsubscribe();
+      standing.unsubscribe();
+      clearTimeout(this.banTimer);
     };
   }
 
@@ -200,6 +233,8 @@ export class ChannelHandle {
    * the panel's main cost.
    */
   private sync(event?: Event) {
+    // A deleted channel's object is retired by the SDK: nothing more to read from it.
+    if (this.channel.disconnected) return;
     const slices = event ? EVENT_SLICES[event.type] : undefined;
     if (!slices) {
       this.state.partialNext(this.snapshot());
@@ -240,12 +275,24 @@ export class ChannelHandle {
       capabilities: (this.channel.data?.own_capabilities as string[] | undefined) ?? [],
       name: channelName(this.channel),
     }),
+    standing: () => ({ ban: this.currentBan() }),
   };
+
+  /** The ban in force now; one with an end refreshes the view when it ends. */
+  private currentBan(): Ban {
+    clearTimeout(this.banTimer);
+    const ban = this.appBan ?? this.channelBan;
+    if (!ban?.until) return ban;
+    const left = Date.parse(ban.until) - Date.now();
+    if (left <= 0) return null;
+    this.banTimer = setTimeout(() => this.sync({ type: 'user.unbanned' } as Event), Math.min(left, 2 ** 31 - 1));
+    return ban;
+  }
 
   private snapshot() {
     return Object.assign({}, ...Object.values(this.slices).map((slice) => slice())) as Pick<
       ChannelViewState,
-      'messages' | 'hasOlder' | 'hasNewer' | 'atLatest' | 'pinned' | 'unreadCount' | 'read' | 'typing' | 'members' | 'watcherCount' | 'memberCount' | 'capabilities' | 'name'
+      'messages' | 'hasOlder' | 'hasNewer' | 'atLatest' | 'pinned' | 'unreadCount' | 'read' | 'typing' | 'members' | 'watcherCount' | 'memberCount' | 'capabilities' | 'name' | 'ban'
     >;
   }
 

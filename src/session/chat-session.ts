@@ -3,7 +3,7 @@ import type { ChannelRef } from '../element/attributes';
 import { ChannelHandle } from './channel-handle';
 import { setupComposer, type ComposerOptions } from './composer-setup';
 import { startLiveLocations } from './live-locations';
-import { SessionError, toSessionError } from './session-error';
+import { closedAccount, SessionError, toSessionError } from './session-error';
 import { fetchToken } from './token-endpoint';
 import { newGuestId, visitorStorage } from './visitor-storage';
 
@@ -137,6 +137,12 @@ export class ChatSession {
       // The backend counts per receiver, so any event that carries the total is ours.
       if (typeof event.total_unread_count === 'number') {
         this.state.partialNext({ totalUnread: event.total_unread_count });
+      }
+      // The site closed this visitor's account: say so and stop reconnecting.
+      const type = event.type as string;
+      if ((type === 'user.deactivated' || type === 'user.deleted') && event.user?.id === this.client.userID) {
+        this.state.partialNext({ status: 'error', error: closedAccount(type === 'user.deleted' ? 'deleted' : 'deactivated') });
+        void this.client.disconnectUser().catch(() => undefined);
       }
     };
     // The SDK notices a lost network only after its health checks fail; the browser knows at once.

@@ -14,6 +14,7 @@ export type MessageActionId =
   | 'unpin'
   | 'flag'
   | 'mute-user'
+  | 'ban'
   | 'copy'
   | 'mark-unread'
   | 'remind';
@@ -28,6 +29,7 @@ export const ACTION_LABELS: Record<MessageActionId, string> = {
   unpin: 'Unpin',
   flag: 'Flag',
   'mute-user': 'Mute user',
+  ban: 'Ban from this conversation',
   copy: 'Copy text',
   'mark-unread': 'Mark unread',
   remind: 'Remind me in an hour',
@@ -48,6 +50,7 @@ export function availableActions(message: LocalMessage, ownUserId: string | null
   if (can('pin-message')) actions.push(message.pinned ? 'unpin' : 'pin');
   if (!own && can('flag-message')) actions.push('flag');
   if (!own) actions.push('mute-user');
+  if (!own && can('ban-channel-members')) actions.push('ban');
   if (message.text) actions.push('copy');
   if (!own && can('read-events') && !message.parent_id) actions.push('mark-unread');
   actions.push('remind');
@@ -86,6 +89,9 @@ export async function runAction(channel: Channel, message: LocalMessage, action:
       case 'mute-user':
         if (message.user?.id) await client.muteUser(message.user.id);
         return `${message.user?.name || message.user?.id} is muted.`;
+      case 'ban':
+        if (message.user?.id) await channel.banUser(message.user.id, { reason: 'Banned by a moderator' });
+        return `${message.user?.name || message.user?.id} can no longer write here.`;
       case 'copy':
         await navigator.clipboard.writeText(message.text ?? '');
         return 'Copied.';

@@ -51,7 +51,22 @@ export function errorDetail(error: unknown): string {
   return detail.replace(/^StreamChat error (code -?\d+|HTTP code): ?/, '');
 }
 
+/** The site closed the visitor's account: nothing to retry. */
+export function closedAccount(how: 'deactivated' | 'deleted'): SessionError {
+  return new SessionError(`account-${how}`, `Your chat account has been ${how}.`);
+}
+
+/** A refusal that says the account is closed (the backend's words for it). */
+function accountError(error: unknown): SessionError | null {
+  const { text } = describeApiError(error);
+  if (/deactivated/i.test(text)) return closedAccount('deactivated');
+  if (/was deleted/i.test(text)) return closedAccount('deleted');
+  return null;
+}
+
 export function toSessionError(reason: ErrorReason, prefix: string, error: unknown): SessionError {
   if (error instanceof SessionError) return error;
+  const account = accountError(error);
+  if (account) return account;
   return new SessionError(reason, `${prefix}: ${describeApiError(error).text}.`);
 }

@@ -135,6 +135,7 @@ export const widgetStyles = /* css */ `
 .pinned-count { color: var(--cw-muted); }
 .notice { display: flex; align-items: center; gap: 8px; padding: 4px 4px 4px 12px; font-size: 12px; background: var(--cw-surface); border-bottom: 1px solid var(--cw-border); }
 .notice span { flex: 1; }
+.notice.banned { padding: 8px 12px; border-top: 1px solid var(--cw-border); border-bottom: 0; color: var(--cw-danger); }
 .icon-button.small { width: 28px; height: 28px; }
 .icon-button.small svg { width: 16px; height: 16px; }
 .load-earlier { font-size: 12px; padding: 6px 0; }

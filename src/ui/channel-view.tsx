@@ -9,6 +9,7 @@ import { Composer } from './composer/composer';
 import { BackIcon, CloseIcon, PushpinIcon } from './icons';
 import { MembersView } from './members-view';
 import { MessageList } from './message/message-list';
+import { formatTime, lazyDateFormat } from './format';
 import { StatusView } from './status-view';
 import { RemindersView } from './reminders-view';
 import { ThreadList } from './thread-list';
@@ -21,6 +22,8 @@ const selectView = (state: ChannelViewState) => ({
   pinned: state.pinned,
   name: state.name,
   capabilities: state.capabilities,
+  ban: state.ban,
+  deleted: state.deleted,
 });
 
 const NOTICE_MS = 6000;
@@ -52,7 +55,7 @@ function PinnedBar({ pinned, onJump }: { pinned: LocalMessage[]; onJump: (id: st
 }
 
 export function ChannelView({ handle, panel, setPanel, ownUserId, offline, onSendResult }: ChannelViewProps) {
-  const { status, error, notice, pinned, name, capabilities } = useStateStore(handle.state, selectView);
+  const { status, error, notice, pinned, name, capabilities, ban, deleted } = useStateStore(handle.state, selectView);
   const [thread, setThread] = useState<ThreadHandle | null>(null);
 
   const openThread = useCallback(
@@ -121,6 +124,7 @@ export function ChannelView({ handle, panel, setPanel, ownUserId, offline, onSen
       />
     );
   }
+  if (deleted) return <StatusView tone="info" title="This conversation was deleted." detail="Its messages are no longer available." />;
   if (status !== 'ready') return <StatusView tone="info" title="Loading messages…" />;
   if (panel !== 'messages') {
     return (
@@ -180,9 +184,14 @@ export function ChannelView({ handle, panel, setPanel, ownUserId, offline, onSen
       ) : (
         <>
           <MessageList handle={handle} ownUserId={ownUserId} onSendResult={onSendResult} onOpenThread={(message) => openThread(message.id)} />
+          {ban && (
+            <p className="notice banned" part="banned-notice" role="status">
+              {ban.until ? `You are banned from this conversation until ${formatBanEnd(ban.until)}.` : 'You are banned from this conversation.'}
+            </p>
+          )}
           <Composer
             composer={handle.channel.messageComposer}
-            disabled={offline || !capabilities.includes('send-message')}
+            disabled={offline || !!ban || !capabilities.includes('send-message')}
             send={() => handle.send()}
             onSendResult={onSendResult}
           />
@@ -190,4 +199,12 @@ export function ChannelView({ handle, panel, setPanel, ownUserId, offline, onSen
       )}
     </>
   );
+}
+
+const banEndFormat = lazyDateFormat({ month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+
+/** A ban's end: the time alone when it is today. */
+function formatBanEnd(until: string): string {
+  const end = new Date(until);
+  return end.toDateString() === new Date().toDateString() ? formatTime(end) : banEndFormat(end);
 }

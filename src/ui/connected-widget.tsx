@@ -29,6 +29,7 @@ const NO_CHANNEL = new StateStore<ChannelViewState>({
   status: 'idle', error: null, messages: [], hasOlder: false, hasNewer: false, atLatest: true,
   loadingOlder: false, loadingNewer: false, highlightedId: null, notice: null, unreadSince: null,
   pinned: [], read: {}, members: [], capabilities: [], name: '', watcherCount: 0, memberCount: 0, unreadCount: 0, typing: [],
+  ban: null, deleted: false,
 });
 
 const summarize = (message: MessageResponse): MessageSummary => ({
@@ -144,7 +145,10 @@ export function ConnectedWidget({ config, presentation, connectAtOnce, emit, set
   }, [handle, session, emit]);
 
   let body;
-  if (status === 'error') {
+  if (status === 'error' && error?.reason.startsWith('account-')) {
+    // A closed account is the site's decision: there is nothing to try again.
+    body = <StatusView tone="error" title={error.message} detail="Contact the site if you think this is a mistake." />;
+  } else if (status === 'error') {
     body = (
       <StatusView
         tone="error"

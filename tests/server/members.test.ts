@@ -36,7 +36,7 @@ describe('adding and removing members', () => {
     await expect(bc.addMembers(['carol'])).rejects.toMatchObject({ code: 17 });
     await expect(bc.removeMembers(['alice'])).rejects.toMatchObject({ code: 17 });
     await expect(ac.addMembers(['nobody-like-this'])).rejects.toMatchObject({ code: 4 });
-    await expect(ac.update({ name: 'renamed' } as never)).rejects.toMatchObject({ code: 4 });
+    await expect(bc.update({ name: 'renamed' } as never)).rejects.toMatchObject({ code: 17 });
   });
 
   it('removes a member: member.removed to watchers, notification.removed_from_channel to them, and no more events', async () => {

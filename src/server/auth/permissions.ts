@@ -45,6 +45,8 @@ export const BUILTIN_PERMISSIONS: Entry[] = [
   entry('cast-poll-vote', 'Cast Poll Vote', 'Vote in polls'),
   entry('query-poll-votes', 'Query Poll Votes', 'List the votes of a poll'),
   entry('share-location', 'Share Location', 'Share static and live locations'),
+  entry('delete-attachment', 'Delete Any Attachment', "Delete anyone's uploaded files"),
+  entry('delete-attachment-owner', 'Delete Own Attachment', 'Delete one’s own uploaded files'),
   entry('send-custom-event', 'Send Custom Event', 'Send custom channel events'),
   entry('send-typing-event', 'Send Typing Event', 'Send typing indicators'),
   entry('mute-channel', 'Mute Channel', 'Mute a channel for oneself'),
@@ -60,6 +62,8 @@ export const BUILTIN_PERMISSIONS: Entry[] = [
   entry('block-user', 'Block User', 'Block users for oneself', 'app'),
   entry('read-flags', 'Read Flags', 'Review flags and reports', 'app'),
   entry('search-user', 'Search User', 'Query users', 'app'),
+  entry('update-poll', 'Update Any Poll', "Change, close or delete anyone's polls and remove their votes", 'app'),
+  entry('update-poll-owner', 'Update Own Poll', 'Change, close or delete one’s own polls', 'app'),
 ];
 
 export function presentPermission(row: Entry & { custom?: boolean }): PermissionAPIObject {
@@ -127,10 +131,11 @@ const MEMBER = [
   'read-channel', 'read-channel-members', 'create-message', 'create-reply', 'create-reaction', 'add-links',
   'update-message-owner', 'delete-message-owner', 'flag-message', 'upload-attachment', 'create-poll',
   'cast-poll-vote', 'query-poll-votes', 'share-location', 'send-custom-event', 'send-typing-event',
+  'delete-attachment-owner',
 ];
 const CHANNEL_MEMBER = [...MEMBER, 'mute-channel', 'remove-own-channel-membership', 'pin-message'];
 const CHANNEL_MODERATOR = [
-  ...CHANNEL_MEMBER, 'update-message', 'delete-message', 'ban-channel-member', 'update-channel-members',
+  ...CHANNEL_MEMBER, 'update-message', 'delete-message', 'delete-attachment', 'ban-channel-member', 'update-channel-members',
   'update-channel-frozen', 'update-channel-cooldown', 'skip-channel-cooldown', 'use-frozen-channel',
 ];
 /** What the creator of a channel may do to it, granted through the `-owner` permissions. */
@@ -156,7 +161,7 @@ export function defaultGrants(membersOnly: boolean): Record<string, string[]> {
   };
 }
 
-const SELF = ['update-user-owner', 'flag-user', 'mute-user', 'block-user', 'search-user'];
+const SELF = ['update-user-owner', 'flag-user', 'mute-user', 'block-user', 'search-user', 'update-poll-owner'];
 
 /** The app-wide grants (actions outside any channel). */
 export const DEFAULT_APP_GRANTS: Record<string, string[]> = {

@@ -22,6 +22,8 @@ import { ApiError } from '../http/errors';
 export type PolicySettings = {
   disablePermissionsChecks: boolean;
   appGrants: Record<string, string[]>;
+  /** Custom permission id → the built-in permission it stands for. */
+  customPermissions: ReadonlyMap<string, string>;
 };
 
 export type ChannelScope = {
@@ -40,8 +42,8 @@ function unrestricted(actor: Actor, settings: PolicySettings): boolean {
   return actor.server || settings.disablePermissionsChecks;
 }
 
-function granted(grants: Record<string, string[]>, roles: string[], permission: string): boolean {
-  return roles.some((role) => grants[role]?.includes(permission) === true);
+function granted(grants: Record<string, string[]>, roles: string[], permission: string, custom: ReadonlyMap<string, string>): boolean {
+  return roles.some((role) => grants[role]?.some((id) => id === permission || custom.get(id) === permission) === true);
 }
 
 /** The rules' verdict: false when a Deny rule (or no rule) matches first. */
@@ -71,8 +73,8 @@ export function allowedInChannel(
   if (unrestricted(actor, settings)) return true;
   const roles = rolesOf(actor, scope);
   if (!rulesAllow(scope.type, roles, permission, ownsResource)) return false;
-  if (granted(scope.type.grants, roles, permission)) return true;
-  return ownsResource && granted(scope.type.grants, roles, `${permission}-owner`);
+  if (granted(scope.type.grants, roles, permission, settings.customPermissions)) return true;
+  return ownsResource && granted(scope.type.grants, roles, `${permission}-owner`, settings.customPermissions);
 }
 
 /** `own_capabilities`: every capability whose permission the policy allows and whose feature is on. */
@@ -95,8 +97,8 @@ export function channelCapabilities(actor: Actor, settings: PolicySettings, scop
 export function allowedInApp(actor: Actor, settings: PolicySettings, permission: string, ownsResource = false): boolean {
   if (unrestricted(actor, settings)) return true;
   const grants = { ...DEFAULT_APP_GRANTS, ...settings.appGrants };
-  if (granted(grants, [actor.role], permission)) return true;
-  return ownsResource && granted(grants, [actor.role], `${permission}-owner`);
+  if (granted(grants, [actor.role], permission, settings.customPermissions)) return true;
+  return ownsResource && granted(grants, [actor.role], `${permission}-owner`, settings.customPermissions);
 }
 
 /** The provider's refusal: 403, code 17. */

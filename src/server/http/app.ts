@@ -24,6 +24,13 @@ import { searchRoutes } from '../routes/search';
 import { uploadRoutes } from '../routes/uploads';
 import { userRoutes } from '../routes/users';
 import { appAdminRoutes } from '../routes/server-side/app';
+import { banRoutes } from '../routes/bans';
+import { blocklistRoutes } from '../routes/server-side/blocklists';
+import { moderationReviewRoutes } from '../routes/moderation-review';
+import { usersAdminRoutes } from '../routes/server-side/users-admin';
+import { userBlockRoutes } from '../routes/user-blocks';
+import { channelTypeRoutes } from '../routes/server-side/channel-types';
+import { permissionRoutes } from '../routes/server-side/permissions';
 import { rateLimitHeaders } from './rate-limits';
 import { serveStatic } from './static';
 
@@ -83,6 +90,13 @@ export function createApp(ctx: ServerContext) {
   app.route('/', searchRoutes(ctx));
   // Server-side calls (signed with the app secret): the operator's side.
   app.route('/', appAdminRoutes(ctx));
+  app.route('/', banRoutes(ctx));
+  app.route('/', blocklistRoutes(ctx));
+  app.route('/', moderationReviewRoutes(ctx));
+  app.route('/', usersAdminRoutes(ctx));
+  app.route('/', userBlockRoutes(ctx));
+  app.route('/', channelTypeRoutes(ctx));
+  app.route('/', permissionRoutes(ctx));
   if (ctx.config.devMode) app.route('/', demoRoutes(ctx));
   app.get('*', serveStatic(ctx.config));
 

@@ -10,6 +10,7 @@ export const ErrorCode = {
   AuthFailed: 2,
   InputError: 4,
   RateLimited: 9,
+  CoolDown: 60,
   NotFound: 16,
   NotAllowed: 17,
   TokenExpired: 40,

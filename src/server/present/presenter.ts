@@ -46,7 +46,7 @@ export class Presenter extends UserPresenter {
       invisible: false,
       devices: [],
       ...activeMutes(this.ctx, this, row.id),
-      blocked_user_ids: [],
+      blocked_user_ids: this.ctx.store.blocks.blockedBy(row.id).map((block) => block.blocked_user_id),
       total_unread_count: unread.total,
       unread_count: unread.total,
       unread_channels: unread.channels,
@@ -105,14 +105,20 @@ export class Presenter extends UserPresenter {
   }
 
   member(row: MemberRow): ChannelMemberResponse {
+    // The channel's own ban (an app-wide ban shows on the user).
+    const ban = this.ctx.store.bans.inChannel(row.cid, row.user_id);
     return {
       user_id: row.user_id,
       user: this.user(row.user_id),
       role: row.role,
       channel_role: row.channel_role,
-      status: 'member',
-      banned: false,
-      shadow_banned: false,
+      status: row.invited ? (row.invite_accepted_at ? 'member' : row.invite_rejected_at ? 'rejected' : 'pending') : 'member',
+      ...(row.invited ? { invited: true } : {}),
+      ...(row.invite_accepted_at ? { invite_accepted_at: row.invite_accepted_at } : {}),
+      ...(row.invite_rejected_at ? { invite_rejected_at: row.invite_rejected_at } : {}),
+      banned: ban?.shadow === 0,
+      shadow_banned: ban?.shadow === 1,
+      ...(ban?.expires ? { ban_expires: ban.expires } : {}),
       notifications_muted: false,
       pinned_at: row.pinned_at,
       archived_at: row.archived_at,

@@ -38,11 +38,12 @@ export class UserPresenter {
   }
 
   fromRow(row: UserRow): UserResponse {
-    return userResponse(row, this.ctx.hub.registry.isOnline(row.id));
+    return userResponse(row, this.ctx.hub.registry.isOnline(row.id), this.ctx.store.bans.global(row.id)?.shadow === 0);
   }
 }
 
-export function userResponse(row: UserRow, online: boolean): UserResponse {
+/** `banned`: an app-wide ban (not a shadow one) is in force. */
+export function userResponse(row: UserRow, online: boolean, banned = false): UserResponse {
   const custom = JSON.parse(row.custom) as Record<string, unknown>;
   return {
     ...custom,
@@ -50,10 +51,13 @@ export function userResponse(row: UserRow, online: boolean): UserResponse {
     role: row.role,
     ...(row.name !== null ? { name: row.name } : {}),
     ...(row.image !== null ? { image: row.image } : {}),
-    banned: false,
+    banned,
     online,
     created_at: row.created_at,
     updated_at: row.updated_at,
     ...(row.last_active ? { last_active: row.last_active } : {}),
+    ...(row.deactivated_at ? { deactivated_at: row.deactivated_at } : {}),
+    ...(row.deleted_at ? { deleted_at: row.deleted_at } : {}),
+    ...(row.revoke_tokens_issued_before ? { revoke_tokens_issued_before: row.revoke_tokens_issued_before } : {}),
   };
 }

@@ -1,8 +1,9 @@
 // Everything the channel view (issue 4) adds to the API, mounted together so app.ts registers it
-// in one line: message edits and reads, reactions, threads, read state, membership changes,
-// moderation and reminders.
+// in one line: message edits and reads, reactions, threads, read state, channel administration
+// and membership changes, moderation and reminders.
 import { Hono } from 'hono';
 import type { AppEnv, ServerContext } from '../http/context';
+import { channelAdminRoutes } from './channel-admin';
 import { memberUpdateRoutes } from './members-update';
 import { messageEditRoutes } from './message-edits';
 import { messageReadRoutes } from './message-reads';
@@ -20,6 +21,7 @@ export function channelViewRoutes(ctx: ServerContext) {
     reactionRoutes,
     threadRoutes,
     readStateRoutes,
+    channelAdminRoutes,
     memberUpdateRoutes,
     moderationRoutes,
     reminderRoutes,

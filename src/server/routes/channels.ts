@@ -70,7 +70,7 @@ export function channelRoutes(ctx: ServerContext) {
     if (!CHANNEL_ID.test(channelId)) {
       throw ApiError.input('a channel id may only contain letters, numbers and "!-_", at most 64 characters');
     }
-    const row = ctx.store.channels.get(`${type.config.name}:${channelId}`) ?? createChannel(ctx, type, channelId, actor, data, memberIds);
+    const row = existingOrCreated(ctx, type, channelId, actor, data, memberIds);
     assertCanRead(row, actor, accessTo(ctx, row, actor));
     const connection = body.watch === true ? watchingConnection(c, ctx, actor) : undefined;
     if (connection) startWatching(ctx, connection, row.cid);
@@ -96,7 +96,7 @@ export function channelRoutes(ctx: ServerContext) {
 
 export function existingChannel(ctx: ServerContext, type: string, id: string): ChannelRow {
   const row = ctx.store.channels.get(`${channelType(ctx, type).config.name}:${id}`);
-  if (!row) throw ApiError.notFound(`channel ${type}:${id} does not exist`);
+  if (!row || row.deleted_at) throw ApiError.notFound(`channel ${type}:${id} does not exist`);
   return row;
 }
 
@@ -117,6 +117,25 @@ export function distinctChannelId(actor: Actor, memberIds: string[]): string {
   }
   const hash = createHash('sha256').update([...members].sort().join(',')).digest('hex');
   return `!members-${hash.slice(0, 40)}`;
+}
+
+/** The channel, created if missing; one soft-deleted is created again, empty (the provider's rule). */
+function existingOrCreated(
+  ctx: ServerContext,
+  type: ChannelTypeSettings,
+  id: string,
+  actor: Actor,
+  data: JsonObject,
+  memberIds: string[],
+): ChannelRow {
+  const cid = `${type.config.name}:${id}`;
+  const found = ctx.store.channels.get(cid);
+  if (!found) return createChannel(ctx, type, id, actor, data, memberIds);
+  if (!found.deleted_at) return found;
+  requireUser(actor, 'create channels');
+  assertMayCreateChannel(ctx, type, actor);
+  ctx.store.channelAdmin.restore(cid, new Date().toISOString());
+  return ctx.store.channels.get(cid) ?? found;
 }
 
 function createChannel(

@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import type { APIResponse, EventAPIResponse } from 'stream-chat';
 import { actorFor, requireUser } from '../auth/actor';
 import { accessTo, assertCanRead, assertCapability } from '../auth/channel-access';
+import { assertNotBanned } from '../features/moderation/bans';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
@@ -31,6 +32,7 @@ export function eventRoutes(ctx: ServerContext) {
     const typing = type === 'typing.start' || type === 'typing.stop';
     if (!typing && SERVER_NAMESPACES.test(type)) throw ApiError.input(`event type ${type} cannot be sent by clients`);
     assertCapability(row, actor, access, typing ? 'send-typing-events' : 'send-custom-events');
+    assertNotBanned(ctx, row, actor.id);
     const event = notifyChannelEvent(ctx, row, actor.id, { type, ...withoutKeys(body.event, ENVELOPE) });
     const response: EventAPIResponse = { event, duration: elapsed(c) };
     return sendJson(response);

@@ -1,34 +1,13 @@
-// Sending messages: `POST /channels/{type}/{id}/message`. The client generates the message id
-// (MessageComposer uses a UUID) and the server keeps it, so the SDK can match its optimistic
-// copy to the stored one; sending the same id twice is an input error.
-import { randomUUID } from 'node:crypto';
+// Sending messages: `POST /channels/{type}/{id}/message` (the work is features/messages/send-message.ts).
 import { Hono } from 'hono';
 import type { SendMessageAPIResponse } from 'stream-chat';
-import { actorFor, requireUser, type UserActor } from '../auth/actor';
-import { accessTo, assertCapability, channelType } from '../auth/channel-access';
+import { actorFor, requireUser } from '../auth/actor';
+import { sendMessage } from '../features/messages/send-message';
 import type { AppEnv, ServerContext } from '../http/context';
-import { prepareSend, type MessageMarks } from '../features/composer/send';
 import { ApiError } from '../http/errors';
+import { isObject, namedUserId } from '../http/input';
 import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
-import { idList, isObject, namedUserId, optionalBoolean, optionalString, withoutKeys, type JsonObject } from '../http/input';
-import { Presenter } from '../present/presenter';
-import { notifyMessageNew } from '../realtime/notify';
-import { publishMessageEvent } from '../realtime/message-events';
-import { recordThreadReply } from '../realtime/thread-events';
-import type { ChannelRow } from '../store/channels';
-import type { MessageRow } from '../store/messages';
 import { existingChannel } from './channels';
-
-/** Message fields the server owns or stores in columns; everything else is custom data. */
-export const NOT_CUSTOM = new Set([
-  'id', 'text', 'type', 'attachments', 'mentioned_users', 'parent_id', 'show_in_channel',
-  'quoted_message_id', 'quoted_message', 'user', 'user_id', 'cid', 'html', 'created_at', 'updated_at',
-  'deleted_at', 'latest_reactions', 'own_reactions', 'reaction_counts', 'reaction_scores',
-  'reaction_groups', 'reply_count', 'deleted_reply_count', 'thread_participants', 'i18n', 'status',
-  'command', 'member', 'channel', 'pinned', 'pinned_at', 'pinned_by', 'pin_expires', 'shadowed',
-  'mentioned_channel', 'mentioned_here', 'moderation', 'moderation_details', 'restricted_visibility',
-  'shared_location', 'poll',
-]);
 
 export function messageRoutes(ctx: ServerContext) {
   const routes = new Hono<AppEnv>();
@@ -39,102 +18,9 @@ export function messageRoutes(ctx: ServerContext) {
     const input = body.message;
     const actor = requireUser(actorFor(ctx.store, c.get('subject'), namedUserId(input)), 'send messages');
     const row = existingChannel(ctx, c.req.param('type'), c.req.param('id'));
-    // Commands, polls, locations, attachments and drafts: composer/send.ts.
-    const prepared = prepareSend(ctx, row, actor, input);
-    if (prepared.reply) {
-      const reply: SendMessageAPIResponse = { message: prepared.reply, duration: elapsed(c) };
-      return sendJson(reply);
-    }
-    const stored = ctx.store.transaction(() => {
-      const message = storeMessage(ctx, row, actor, prepared.input, prepared.marks);
-      prepared.save(message);
-      return message;
-    });
-    const presenter = new Presenter(ctx);
-    const [message] = presenter.messages([stored]);
-    if (!message) throw new Error('stored message vanished');
-    const channel = ctx.store.channels.get(row.cid) ?? row;
-    notifyMessageNew(ctx, channel, message);
-    // Thread participants and unread counts, before the parent is presented with them.
-    if (stored.parent_id) recordThreadReply(ctx, channel, stored);
-    // The parent's reply_count changed; the SDK only learns that from message.updated.
-    const parent = stored.parent_id ? ctx.store.messages.get(stored.parent_id) : undefined;
-    // Per receiver, so a Thread's parent keeps each user's own_reactions.
-    if (parent) publishMessageEvent(ctx, channel, 'message.updated', parent, null);
-    prepared.after(stored);
-    const response: SendMessageAPIResponse = { message, duration: elapsed(c) };
+    const response: SendMessageAPIResponse = { message: sendMessage(ctx, row, actor, input), duration: elapsed(c) };
     return sendJson(response);
   });
 
   return routes;
-}
-
-function storeMessage(ctx: ServerContext, row: ChannelRow, actor: UserActor, input: JsonObject, marks: MessageMarks): MessageRow {
-  const { store } = ctx;
-  const access = accessTo(ctx, row, actor);
-  const config = access.type.config;
-  const parentId = optionalString(input.parent_id, 'message.parent_id') ?? null;
-  const quotedId = optionalString(input.quoted_message_id, 'message.quoted_message_id') ?? null;
-  assertCapability(row, actor, access, 'send-message');
-  if (parentId) assertCapability(row, actor, access, 'send-reply');
-  if (quotedId) assertCapability(row, actor, access, 'quote-message');
-
-  const id = optionalString(input.id, 'message.id') || randomUUID();
-  if (id.length > 255) throw ApiError.input('message.id is longer than 255 characters');
-  const text = optionalString(input.text, 'message.text') ?? '';
-  const maxLength = config.max_message_length ?? 5000;
-  if (text.length > maxLength) throw ApiError.input(`message.text is longer than ${maxLength} characters`);
-  const type = optionalString(input.type, 'message.type') ?? 'regular';
-  if (type !== 'regular' && !(actor.server && type === 'system')) {
-    throw ApiError.input(`message.type "${type}" cannot be sent`);
-  }
-  const attachments = input.attachments ?? [];
-  if (!Array.isArray(attachments) || !attachments.every(isObject)) {
-    throw ApiError.input('message.attachments must be a list of objects');
-  }
-  if (!text.trim() && attachments.length === 0 && !input.poll_id && !input.shared_location) {
-    throw ApiError.input('message text, attachments, a poll or a location is required');
-  }
-  if (store.messages.get(id)) throw ApiError.input(`a message with id ${id} already exists`);
-  if (parentId && store.messages.get(parentId)?.cid !== row.cid) {
-    throw ApiError.input(`parent message ${parentId} does not exist in this channel`);
-  }
-  if (quotedId && store.messages.get(quotedId)?.cid !== row.cid) {
-    throw ApiError.input(`quoted message ${quotedId} does not exist in this channel`);
-  }
-  const mentioned = idList(input.mentioned_users, 'message.mentioned_users');
-  const known = store.users.getMany(mentioned);
-  const showInChannel = optionalBoolean(input.show_in_channel, 'message.show_in_channel') ?? false;
-  const custom = withoutKeys(input, NOT_CUSTOM);
-  const inChannel = !parentId || showInChannel;
-  const now = new Date().toISOString();
-
-  return store.transaction(() => {
-    const message = store.messages.add({
-      id,
-      cid: row.cid,
-      userId: actor.id,
-      type: parentId && type === 'regular' ? 'reply' : type,
-      text,
-      parentId,
-      showInChannel,
-      quotedMessageId: quotedId,
-      mentionedUserIds: [...new Set(mentioned)].filter((userId) => known.has(userId)),
-      attachments,
-      custom,
-      now,
-      ...marks,
-    });
-    // A shadowed message exists for its author alone: it moves no counters others see.
-    if (marks.shadowed) return message;
-    if (parentId) store.messages.incrementReplyCount(parentId);
-    if (inChannel) store.channels.setLastMessageAt(row.cid, now);
-    if (config.read_events && inChannel) {
-      // Sending reads the channel for the sender (the SDK assumes so on its own message.new);
-      // everyone else has one more unread, unless the message is silent.
-      if (access.member) store.reads.markRead(row.cid, actor.id, now, id);
-      if (custom.silent !== true) store.reads.incrementUnread(row.cid, actor.id);
-    }
-    return message;
-  });
 }

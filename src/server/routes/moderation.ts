@@ -7,11 +7,14 @@ import { Hono, type Context } from 'hono';
 import type { APIResponse, FlagMessageResponse, FlagUserResponse, MuteChannelAPIResponse, MuteUserResponse } from 'stream-chat';
 import { actorFor, requireUser, type UserActor } from '../auth/actor';
 import { accessTo, assertCanRead, assertCapability } from '../auth/channel-access';
+import { assertAppPermission } from '../auth/policy';
+import { appSettings } from '../features/app/settings';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
 import { boundedInt, namedUserId, optionalString, requiredString, type JsonObject } from '../http/input';
 import { messageInReach } from '../auth/message-access';
+import { notifyMessageFlagged, notifyUserFlagged } from '../features/moderation/flag-events';
 import { activeMutes, presentChannelMute, presentMute } from '../present/own-user';
 import { Presenter } from '../present/presenter';
 import { scheduleMuteExpiry } from '../realtime/expiry';
@@ -29,6 +32,7 @@ export function moderationRoutes(ctx: ServerContext) {
   routes.post('/moderation/mute', auth, async (c) => {
     const body = await readJson(c);
     const actor = userOf(c, body, 'mute users');
+    assertAppPermission(actor, appSettings(ctx), 'mute-user');
     const targetId = requiredString(body.target_id, 'target_id');
     if (targetId === actor.id) throw ApiError.input('a user cannot mute themselves');
     if (!ctx.store.users.get(targetId)) throw ApiError.input(`user ${targetId} does not exist`);
@@ -102,13 +106,18 @@ export function moderationRoutes(ctx: ServerContext) {
       const target = messageInReach(ctx, messageId, actor);
       assertCapability(target.channel, actor, target.access, 'flag-message');
       if (target.message.user_id === actor.id) throw ApiError.input('a user cannot flag their own message');
+      const created = !ctx.store.flags.get(actor.id, 'message', messageId);
       const row = ctx.store.flags.flag(actor.id, 'message', messageId, reason, now);
+      if (created) notifyMessageFlagged(ctx, target.channel, target.message, actor.id);
       return sendJson({ ...messageFlag(ctx, row), duration: elapsed(c) } satisfies FlagMessageResponse);
     }
     const userId = requiredString(body.target_user_id, 'target_message_id or target_user_id');
+    assertAppPermission(actor, appSettings(ctx), 'flag-user');
     if (userId === actor.id) throw ApiError.input('a user cannot flag themselves');
     if (!ctx.store.users.get(userId)) throw ApiError.notFound(`user ${userId} does not exist`);
+    const created = !ctx.store.flags.get(actor.id, 'user', userId);
     const row = ctx.store.flags.flag(actor.id, 'user', userId, reason, now);
+    if (created) notifyUserFlagged(ctx, userId, actor.id);
     return sendJson({ ...userFlag(ctx, row), duration: elapsed(c) } satisfies FlagUserResponse);
   });
 
@@ -122,7 +131,9 @@ export function moderationRoutes(ctx: ServerContext) {
     const row = ctx.store.flags.get(actor.id, kind, targetId) ?? {
       user_id: actor.id, target_kind: kind, target_id: targetId, reason: null, created_at: now, updated_at: now,
     };
-    ctx.store.flags.unflag(actor.id, kind, targetId);
+    // An author's own "flag" on their message is the automod's (store/flags.ts): not theirs to lift.
+    const automod = kind === 'message' && ctx.store.messages.get(targetId)?.user_id === actor.id;
+    if (!automod) ctx.store.flags.unflag(actor.id, kind, targetId);
     const flag = kind === 'message' ? messageFlag(ctx, row) : userFlag(ctx, row);
     return sendJson({ ...flag, duration: elapsed(c) });
   });

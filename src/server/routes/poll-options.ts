@@ -37,7 +37,7 @@ export function pollOptionRoutes(ctx: ServerContext) {
     assertCanSee(ctx, poll, actor);
     // The provider's rule: a suggestion needs only the right to vote, if the poll allows them.
     const suggesting = poll.allow_user_suggested_options === 1 && hasPollCapability(ctx, poll, actor, 'cast-poll-vote');
-    if (!canManage(actor, poll) && !suggesting) {
+    if (!canManage(ctx, actor, poll) && !suggesting) {
       throw ApiError.notAllowed(`poll ${poll.id} does not allow suggested options; only its creator can add options`);
     }
     if (poll.is_closed) throw ApiError.input('poll is closed');
@@ -57,7 +57,7 @@ export function pollOptionRoutes(ctx: ServerContext) {
     const body = await readJson(c);
     const actor = actorOf(c, body);
     const poll = existingPoll(ctx, c.req.param('id'));
-    assertCanManage(actor, poll, 'change the options of');
+    assertCanManage(ctx, actor, poll, 'change the options of');
     const option = optionInput(body);
     const current = polls.option(poll.id, requiredString(body.id, 'id'));
     if (!current) throw ApiError.notFound(`option ${String(body.id)} is not part of poll ${poll.id}`);
@@ -80,7 +80,7 @@ export function pollOptionRoutes(ctx: ServerContext) {
   routes.delete('/polls/:id/options/:optionId', auth, (c) => {
     const actor = actorOf(c, readPayload(c));
     const poll = existingPoll(ctx, c.req.param('id'));
-    assertCanManage(actor, poll, 'change the options of');
+    assertCanManage(ctx, actor, poll, 'change the options of');
     if (!polls.removeOption(poll.id, c.req.param('optionId'))) {
       throw ApiError.notFound(`option ${c.req.param('optionId')} is not part of poll ${poll.id}`);
     }

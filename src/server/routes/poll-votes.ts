@@ -9,6 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { APIResponse, CastVoteAPIResponse, PollAnswer, PollVote, PollVotesAPIResponse } from 'stream-chat';
 import { actorFor, requireUser, type Actor, type UserActor } from '../auth/actor';
+import { allowedInApp } from '../auth/policy';
+import { appSettings } from '../features/app/settings';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import { elapsed, readJson, readPayload, requireAuth, sendJson } from '../http/request';
@@ -96,7 +98,7 @@ export function pollVoteRoutes(ctx: ServerContext) {
     const poll = votablePoll(c, actor);
     const vote = polls.vote(poll.id, c.req.param('voteId'));
     if (!vote) throw ApiError.notFound(`vote ${c.req.param('voteId')} does not exist in poll ${poll.id}`);
-    if (vote.user_id !== actor.id && !actor.server && actor.role !== 'admin') {
+    if (vote.user_id !== actor.id && !allowedInApp(actor, appSettings(ctx), 'update-poll')) {
       throw ApiError.notAllowed('only the voter can remove a vote');
     }
     const response: APIResponse & { vote: PollVote | PollAnswer } = {
@@ -113,7 +115,7 @@ export function pollVoteRoutes(ctx: ServerContext) {
     const actor = actorFor(ctx.store, c.get('subject'), namedUserId(body) ?? c.req.query('user_id'));
     const poll = existingPoll(ctx, c.req.param('id'));
     assertCanSee(ctx, poll, actor);
-    if (!canManage(actor, poll)) assertPollCapability(ctx, poll, actor, 'query-poll-votes');
+    if (!canManage(ctx, actor, poll)) assertPollCapability(ctx, poll, actor, 'query-poll-votes');
     const page = pageOf(body, { fallback: 10, max: 300 });
     const rows = polls.queryVotes(poll.id, body.filter, body.sort, page.limit, page.offset);
     const view = pollView(new Presenter(ctx), ctx.store, poll);

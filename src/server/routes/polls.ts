@@ -61,7 +61,7 @@ export function pollRoutes(ctx: ServerContext) {
     const body = await readJson(c);
     const actor = actorOf(c, body);
     const row = existingPoll(ctx, requiredString(body.id, 'id'));
-    assertCanManage(actor, row, 'update');
+    assertCanManage(ctx, actor, row, 'update');
     const fields = pollFields({ ...DEFAULT_FIELDS, custom: '{}' }, body);
     const options = body.options === undefined ? undefined : optionList(body.options);
     return update(c, actor, row, fields, options);
@@ -71,7 +71,7 @@ export function pollRoutes(ctx: ServerContext) {
     const body = await readJson(c);
     const actor = actorOf(c, body);
     const row = existingPoll(ctx, c.req.param('id'));
-    assertCanManage(actor, row, 'update');
+    assertCanManage(ctx, actor, row, 'update');
     const set = body.set === undefined ? {} : body.set;
     if (!isObject(set)) throw ApiError.input('set must be an object');
     if (set.options !== undefined) throw ApiError.input('options are changed through /polls/{id}/options');
@@ -99,7 +99,7 @@ export function pollRoutes(ctx: ServerContext) {
   routes.delete('/polls/:id', auth, (c) => {
     const actor = actorOf(c, readPayload(c));
     const row = existingPoll(ctx, c.req.param('id'));
-    assertCanManage(actor, row, 'delete');
+    assertCanManage(ctx, actor, row, 'delete');
     // Presented before the rows go: the event carries the poll as it was.
     const view = pollView(new Presenter(ctx), store, row);
     store.polls.remove(row.id);

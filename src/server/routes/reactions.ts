@@ -11,6 +11,7 @@ import { ApiError } from '../http/errors';
 import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
 import { boundedInt, isObject, namedUserId, optionalBoolean, withoutKeys } from '../http/input';
 import { assertNotDeleted, messageInReach } from '../auth/message-access';
+import { assertNotBanned } from '../features/moderation/bans';
 import { presentReaction } from '../present/message-extras';
 import { cursors, pageOf } from '../http/paging';
 import { Presenter } from '../present/presenter';
@@ -34,6 +35,7 @@ export function reactionRoutes(ctx: ServerContext) {
     const actor = requireUser(actorFor(ctx.store, c.get('subject'), namedUserId(input) ?? namedUserId(body)), 'react');
     const target = messageInReach(ctx, c.req.param('id'), actor);
     assertCapability(target.channel, actor, target.access, 'send-reaction');
+    assertNotBanned(ctx, target.channel, actor.id);
     assertNotDeleted(target.message, 'reacted to');
     const { store } = ctx;
     const replaced = unique && store.reactions.ofUser(target.message.id, actor.id).some((r) => r.type !== type);

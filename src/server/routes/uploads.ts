@@ -14,7 +14,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { imageSize } from 'image-size';
 import type { APIResponse, FileUploadConfig, SendFileAPIResponse } from 'stream-chat';
 import { actorFor, requireUser, type Actor } from '../auth/actor';
-import { accessTo, assertCanRead, assertCapability } from '../auth/channel-access';
+import { accessTo, assertCanRead, assertCapability, mayInChannel } from '../auth/channel-access';
 import { appSettings } from '../features/app/settings';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
@@ -113,8 +113,12 @@ export function uploadRoutes(ctx: ServerContext) {
     const id = uploadIdOf(c.req.query('url'));
     const row = id ? ctx.store.files.get(id) : undefined;
     if (!row || row.kind !== kindOf(c) || row.cid !== cid) throw ApiError.notFound('no such uploaded file here');
-    if (!actor.server && actor.role !== 'admin' && row.user_id !== actor.id) {
-      throw ApiError.notAllowed('only the uploader can delete this file');
+    // A channel's files follow its grants (delete-attachment, or -owner for one's own); an app
+    // upload (`/uploads/…`) belongs to its uploader and the site's server.
+    const channel = cid ? ctx.store.channels.get(cid) : undefined;
+    const own = row.user_id === actor.id;
+    if (!(channel ? mayInChannel(ctx, channel, actor, 'delete-attachment', own) : own || actor.server)) {
+      throw ApiError.notAllowed('only the uploader (or a moderator) can delete this file');
     }
     await removeUpload(ctx.config.uploads.dir, row.id);
     ctx.store.files.remove(row.id);

@@ -1,32 +1,83 @@
-// Channel bans (the `/ban` and `/unban` commands). A banned user keeps reading the channel but
-// may not write to it until unbanned or until the ban expires.
+// Bans: from one channel (`channel_bans`) or from the whole app (`global_bans`, cid null here).
+// A banned user keeps reading but may not write until unbanned or until the ban expires; a
+// shadow ban lets them write, but what they send is seen by them alone. Expired rows stay (the
+// ban query can still list them) and are simply no longer in force.
 import type { Db } from './db';
+import { filtersToSql, sortToSql, type FilterSchema } from './filters-to-sql';
 
 export type BanRow = {
-  cid: string;
+  /** null: an app-wide ban. */
+  cid: string | null;
   user_id: string;
   created_by_id: string | null;
   reason: string | null;
   expires: string | null;
+  shadow: number;
   created_at: string;
 };
 
+export type BanQuery = { filter: unknown; sort: unknown; limit: number; offset: number; excludeExpired: boolean; now: string };
+
+const ALL_BANS = `(
+  SELECT cid, user_id, created_by_id, reason, expires, shadow, created_at FROM channel_bans
+  UNION ALL
+  SELECT NULL, user_id, created_by_id, reason, expires, shadow, created_at FROM global_bans
+)`;
+
+const SCHEMA: FilterSchema = {
+  jsonColumn: "'{}'",
+  fields: {
+    channel_cid: { kind: 'text', sql: 'b.cid' },
+    user_id: { kind: 'text', sql: 'b.user_id' },
+    banned_by_id: { kind: 'text', sql: 'b.created_by_id' },
+    reason: { kind: 'text', sql: 'b.reason' },
+    created_at: { kind: 'date', sql: 'b.created_at' },
+  },
+};
+
 export function createBanStore(db: Db) {
-  const upsert = db.prepare(
-    `INSERT INTO channel_bans (cid, user_id, created_by_id, reason, expires, created_at)
-     VALUES (@cid, @user_id, @created_by_id, @reason, @expires, @created_at)
-     ON CONFLICT (cid, user_id) DO UPDATE SET created_by_id = excluded.created_by_id,
-       reason = excluded.reason, expires = excluded.expires, created_at = excluded.created_at`,
+  const upsertChannel = db.prepare(
+    `INSERT INTO channel_bans (cid, user_id, created_by_id, reason, expires, shadow, created_at)
+     VALUES (@cid, @user_id, @created_by_id, @reason, @expires, @shadow, @created_at)
+     ON CONFLICT (cid, user_id) DO UPDATE SET created_by_id = excluded.created_by_id, reason = excluded.reason,
+       expires = excluded.expires, shadow = excluded.shadow, created_at = excluded.created_at`,
   );
-  const active = db.prepare<[string, string, string], BanRow>(
+  const upsertGlobal = db.prepare(
+    `INSERT INTO global_bans (user_id, created_by_id, reason, expires, shadow, created_at)
+     VALUES (@user_id, @created_by_id, @reason, @expires, @shadow, @created_at)
+     ON CONFLICT (user_id) DO UPDATE SET created_by_id = excluded.created_by_id, reason = excluded.reason,
+       expires = excluded.expires, shadow = excluded.shadow, created_at = excluded.created_at`,
+  );
+  const removeChannel = db.prepare<[string, string], BanRow>(
+    'DELETE FROM channel_bans WHERE cid = ? AND user_id = ? RETURNING *',
+  );
+  const removeGlobal = db.prepare<[string], BanRow>('DELETE FROM global_bans WHERE user_id = ? RETURNING NULL AS cid, *');
+  const inChannel = db.prepare<[string, string, string], BanRow>(
     'SELECT * FROM channel_bans WHERE cid = ? AND user_id = ? AND (expires IS NULL OR expires > ?)',
   );
-  const remove = db.prepare('DELETE FROM channel_bans WHERE cid = ? AND user_id = ?');
+  const global = db.prepare<[string, string], BanRow>(
+    'SELECT NULL AS cid, * FROM global_bans WHERE user_id = ? AND (expires IS NULL OR expires > ?)',
+  );
 
   return {
-    ban: (row: BanRow) => void upsert.run(row),
-    unban: (cid: string, userId: string) => remove.run(cid, userId).changes > 0,
-    /** The ban in force now, if any. */
-    active: (cid: string, userId: string, now = new Date().toISOString()) => active.get(cid, userId, now),
+    ban: (row: BanRow) => void (row.cid === null ? upsertGlobal.run(row) : upsertChannel.run(row)),
+    /** The ban lifted, if there was one. */
+    unban: (cid: string | null, userId: string): BanRow | undefined =>
+      cid === null ? removeGlobal.get(userId) : removeChannel.get(cid, userId),
+    /** The channel ban in force now, if any. */
+    inChannel: (cid: string, userId: string, now = new Date().toISOString()) => inChannel.get(cid, userId, now),
+    /** The app-wide ban in force now, if any. */
+    global: (userId: string, now = new Date().toISOString()) => global.get(userId, now),
+    query({ filter, sort, limit, offset, excludeExpired, now }: BanQuery): BanRow[] {
+      const where = filtersToSql(filter, SCHEMA);
+      const order = sortToSql(sort, SCHEMA, {
+        fallback: [{ field: 'created_at', direction: -1 }],
+        tiebreak: 'b.user_id ASC, b.cid ASC',
+      });
+      const live = excludeExpired ? 'AND (b.expires IS NULL OR b.expires > ?)' : '';
+      return db
+        .prepare(`SELECT b.* FROM ${ALL_BANS} b WHERE ${where.sql} ${live} ORDER BY ${order.sql} LIMIT ? OFFSET ?`)
+        .all(...where.params, ...(excludeExpired ? [now] : []), ...order.params, limit, offset) as BanRow[];
+    },
   };
 }

@@ -122,11 +122,13 @@ export function createChannelStore(db: Db) {
                    OR EXISTS (SELECT 1 FROM members m WHERE m.cid = c.cid AND m.user_id = ?))`,
             params: [...openTypes, viewerId],
           };
+    // Hidden channels appear only to a filter that names `hidden` (the provider's rule).
+    const shown = mentions(filter, 'hidden') ? '1' : 'COALESCE(vm.hidden, 0) = 0';
     // `vm` is the viewer's own membership: pinned/archived filters and the pinned_at sort read it.
     return db
       .prepare(
         `SELECT c.* FROM channels c LEFT JOIN members vm ON vm.cid = c.cid AND vm.user_id = ?
-         WHERE ${where.sql} AND ${visible.sql}
+         WHERE c.deleted_at IS NULL AND ${shown} AND ${where.sql} AND ${visible.sql}
          ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
       )
       .all(viewerId, ...where.params, ...visible.params, ...order.params, limit, offset) as ChannelRow[];
@@ -159,6 +161,13 @@ export function createChannelStore(db: Db) {
   };
 }
 
+/** Whether a filter (at any depth of $and/$or/$nor) constrains `field`. */
+function mentions(filter: unknown, field: string): boolean {
+  if (Array.isArray(filter)) return filter.some((part) => mentions(part, field));
+  if (typeof filter !== 'object' || filter === null) return false;
+  return Object.entries(filter).some(([key, value]) => key === field || (key.startsWith('$') && mentions(value, field)));
+}
+
 function channelSchema(viewerId: string | null): FilterSchema {
   return {
     jsonColumn: 'c.custom',
@@ -173,15 +182,15 @@ function channelSchema(viewerId: string | null): FilterSchema {
       updated_at: { kind: 'date', sql: 'c.updated_at' },
       last_message_at: { kind: 'date', sql: 'c.last_message_at' },
       last_updated: { kind: 'date', sql: 'COALESCE(c.last_message_at, c.created_at)' },
-      // Hiding and freezing channels are not implemented yet.
-      hidden: { kind: 'boolean', sql: '0' },
+      // The viewer's own "hide" (POST …/hide); hidden channels are left out unless asked for.
+      hidden: { kind: 'boolean', sql: 'COALESCE(vm.hidden, 0)' },
       pinned: { kind: 'boolean', sql: '(vm.pinned_at IS NOT NULL)' },
       archived: { kind: 'boolean', sql: '(vm.archived_at IS NOT NULL)' },
       // DESC puts unpinned channels (NULL) last: SQLite orders NULL below every value.
       pinned_at: { kind: 'date', sql: 'vm.pinned_at' },
       archived_at: { kind: 'date', sql: 'vm.archived_at' },
-      frozen: { kind: 'boolean', sql: '0' },
-      disabled: { kind: 'boolean', sql: '0' },
+      frozen: { kind: 'boolean', sql: 'c.frozen' },
+      disabled: { kind: 'boolean', sql: 'c.disabled' },
       members: { compile: membersCondition },
       joined: {
         compile: (op, value) => {

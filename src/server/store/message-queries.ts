@@ -31,6 +31,9 @@ export function createMessageQueryStore(db: Db) {
     `SELECT COUNT(*) AS n FROM messages WHERE parent_id = ? AND deleted_at IS NULL AND user_id != ?
        AND created_at >= ? AND (created_at > ? OR seq >= ?)`,
   );
+  const lastSent = db.prepare<[string, string], { at: string }>(
+    'SELECT created_at AS at FROM messages WHERE user_id = ? AND cid = ? ORDER BY created_at DESC LIMIT 1',
+  );
   const latestReplies = db.prepare<[string, number], MessageRow>(
     'SELECT * FROM messages WHERE parent_id = ? ORDER BY created_at DESC, seq DESC LIMIT ?',
   );
@@ -82,6 +85,8 @@ export function createMessageQueryStore(db: Db) {
 
   return {
     replies,
+    /** When the user last sent a message in the channel (slow mode). */
+    lastSentAt: (cid: string, userId: string) => lastSent.get(userId, cid)?.at,
     /** The newest `limit` replies of a thread, oldest first. */
     latestReplies: (parentId: string, limit: number) => latestReplies.all(parentId, limit).reverse(),
     /** Messages of one channel by id, in the order asked; ids elsewhere are left out. */

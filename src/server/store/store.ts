@@ -4,7 +4,9 @@ import { createAccessControlStore } from './access-control';
 import { createAppSettingStore } from './app-settings';
 import { createBanStore } from './bans';
 import { createBlockStore } from './blocks';
+import { createBlocklistStore } from './blocklists';
 import { createChannelStore } from './channels';
+import { createChannelAdminStore } from './channel-admin';
 import { createChannelTypeStore } from './channel-types';
 import { createCommandStore } from './commands';
 import { createDraftStore } from './drafts';
@@ -50,10 +52,12 @@ export function openStore(path: string) {
     reminders: createReminderStore(db),
     search: createSearchStore(db),
     channelTypes: createChannelTypeStore(db),
+    channelAdmin: createChannelAdminStore(db),
     accessControl: createAccessControlStore(db),
     appSettings: createAppSettingStore(db),
     tasks: createTaskStore(db),
     blocks: createBlockStore(db),
+    blocklists: createBlocklistStore(db),
     webhookOutbox: createWebhookOutboxStore(db),
     /** Runs fn in one transaction: all its writes land together or not at all. */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),

@@ -1,8 +1,12 @@
-// The users table: identity, role, display fields and custom data (a JSON column).
+// The users table: identity, role, display fields and custom data (a JSON column), the user's
+// lifecycle (deactivation, deletion, token revocation), and the footprint a user leaves in other
+// tables, which deleting and exporting a user walk.
 import type { Db } from './db';
 import { nowIso } from './db';
 import { ApiError } from '../http/errors';
 import { filtersToSql, sortToSql, type FilterSchema, type SqlFragment } from './filters-to-sql';
+import type { MessageRow } from './messages';
+import type { ReactionRow } from './reactions';
 
 export type UserRow = {
   id: string;
@@ -30,6 +34,12 @@ export type UserPatch = {
   lastActive?: string;
 };
 
+/** The user's own fields as a whole (a partial update computes them from the stored row). */
+export type UserFields = { role: string; name: string | null; image: string | null; custom: Record<string, unknown> };
+
+/** The lifecycle columns; `undefined` keeps the stored value. */
+export type Lifecycle = Partial<Pick<UserRow, 'deactivated_at' | 'deleted_at' | 'revoke_tokens_issued_before'>>;
+
 export type UserQuery = {
   filter: unknown;
   sort: unknown;
@@ -37,6 +47,8 @@ export type UserQuery = {
   offset: number;
   /** Connected user ids, for the computed `online` field. */
   onlineIds: string[];
+  /** Deactivated users are left out unless asked for (`include_deactivated_users`). */
+  includeDeactivated: boolean;
 };
 
 export function createUserStore(db: Db) {
@@ -50,6 +62,10 @@ export function createUserStore(db: Db) {
        last_active = @last_active, updated_at = @now WHERE id = @id`,
   );
   const count = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM users');
+  const write = db.prepare(
+    'UPDATE users SET role = @role, name = @name, image = @image, custom = @custom, updated_at = @now WHERE id = @id',
+  );
+  const footprint = createFootprint(db);
 
   function get(id: string): UserRow | undefined {
     return byId.get(id);
@@ -92,16 +108,35 @@ export function createUserStore(db: Db) {
     return get(id) ?? upsert({ id });
   }
 
-  function query({ filter, sort, limit, offset, onlineIds }: UserQuery): UserRow[] {
+  function query({ filter, sort, limit, offset, onlineIds, includeDeactivated }: UserQuery): UserRow[] {
     const schema = userSchema(onlineIds);
     const where = filtersToSql(filter, schema);
     const order = sortToSql(sort, schema, {
       fallback: [{ field: 'created_at', direction: 1 }],
       tiebreak: 'u.id ASC',
     });
+    // Deleted users no longer appear in queries; deactivated ones only when asked for.
+    const standing = includeDeactivated ? 'u.deleted_at IS NULL' : 'u.deleted_at IS NULL AND u.deactivated_at IS NULL';
     return db
-      .prepare(`SELECT u.* FROM users u WHERE ${where.sql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`)
+      .prepare(`SELECT u.* FROM users u WHERE ${standing} AND ${where.sql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`)
       .all(...where.params, ...order.params, limit, offset) as UserRow[];
+  }
+
+  /** Replaces the user's own fields (custom data as a whole). */
+  function replace(id: string, fields: UserFields): UserRow | undefined {
+    write.run({ id, ...fields, custom: JSON.stringify(fields.custom), now: nowIso() });
+    return get(id);
+  }
+
+  /** Sets lifecycle columns (deactivated_at, deleted_at, revoke_tokens_issued_before). */
+  function setLifecycle(id: string, changes: Lifecycle): UserRow | undefined {
+    const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
+    if (entries.length) {
+      // Column names come from the Lifecycle type, never from request input.
+      const sets = entries.map(([column]) => `${column} = @${column}`).join(', ');
+      db.prepare(`UPDATE users SET ${sets}, updated_at = @now WHERE id = @id`).run({ id, now: nowIso(), ...Object.fromEntries(entries) });
+    }
+    return get(id);
   }
 
   return {
@@ -110,7 +145,79 @@ export function createUserStore(db: Db) {
     upsert,
     ensure,
     query,
+    replace,
+    setLifecycle,
     count: () => count.get()?.n ?? 0,
+    ...footprint,
+  };
+}
+
+/** What a user left elsewhere: their messages, reactions and 1:1 conversations, and its removal. */
+function createFootprint(db: Db) {
+  const messagesAfter = db.prepare<[string, number, number], MessageRow>(
+    'SELECT * FROM messages WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+  );
+  const deletedAt = db.prepare<[string, string, number, number], MessageRow>(
+    'SELECT * FROM messages WHERE user_id = ? AND deleted_at = ? AND hard_deleted = 0 AND seq > ? ORDER BY seq LIMIT ?',
+  );
+  const reactions = db.prepare<[string], ReactionRow>('SELECT * FROM reactions WHERE user_id = ? ORDER BY created_at');
+  // Distinct channels (created from a member list) that hold only the user and one other.
+  const conversations = db.prepare<[string], { cid: string }>(
+    `SELECT c.cid FROM channels c JOIN members m ON m.cid = c.cid
+     WHERE m.user_id = ? AND c.id LIKE '!members-%' AND c.member_count <= 2`,
+  );
+  // A removed message takes its thread with it: replies never point at a missing parent.
+  const removeReplies = db.prepare('DELETE FROM messages WHERE parent_id = ?');
+  const removeMessage = db.prepare('DELETE FROM messages WHERE id = ?');
+  const recountReplies = db.prepare(
+    'UPDATE messages SET reply_count = (SELECT COUNT(*) FROM messages r WHERE r.parent_id = @id) WHERE id = @id',
+  );
+  const channelsOf = db.prepare<[string], { cid: string }>('SELECT cid FROM members WHERE user_id = ?');
+  const recountMembers = db.prepare(
+    'UPDATE channels SET member_count = (SELECT COUNT(*) FROM members WHERE cid = @cid) WHERE cid = @cid',
+  );
+  // Every row that names the user (the foreign keys to users(id)), dependants first.
+  const removeAll = [
+    'DELETE FROM poll_votes WHERE user_id = @id',
+    'DELETE FROM polls WHERE created_by_id = @id',
+    'DELETE FROM reactions WHERE user_id = @id',
+    'DELETE FROM reads WHERE user_id = @id',
+    'DELETE FROM members WHERE user_id = @id',
+    'DELETE FROM thread_participants WHERE user_id = @id',
+    'DELETE FROM user_mutes WHERE user_id = @id OR target_id = @id',
+    'DELETE FROM channel_mutes WHERE user_id = @id',
+    "DELETE FROM flags WHERE user_id = @id OR (target_kind = 'user' AND target_id = @id)",
+    'DELETE FROM reminders WHERE user_id = @id',
+    'DELETE FROM drafts WHERE user_id = @id',
+    'DELETE FROM channel_bans WHERE user_id = @id',
+    'UPDATE channels SET created_by_id = @newOwnerId WHERE created_by_id = @id',
+    'DELETE FROM users WHERE id = @id',
+  ].map((sql) => db.prepare(sql));
+
+  /** Removes messages for good, with their threads; the threads they replied in lose a reply. */
+  function removeMessages(rows: Pick<MessageRow, 'id' | 'parent_id'>[]): void {
+    for (const row of rows) {
+      removeReplies.run(row.id);
+      removeMessage.run(row.id);
+      if (row.parent_id) recountReplies.run({ id: row.parent_id });
+    }
+  }
+
+  return {
+    /** The user's messages after `afterSeq`, oldest first: a chunk of a walk over all of them. */
+    messagesOf: (userId: string, afterSeq: number, limit: number) => messagesAfter.all(userId, afterSeq, limit),
+    /** The user's messages soft-deleted at exactly `at` (by their deactivation), a chunk at a time. */
+    messagesDeletedAt: (userId: string, at: string, afterSeq: number, limit: number) => deletedAt.all(userId, at, afterSeq, limit),
+    reactionsOf: (userId: string) => reactions.all(userId),
+    conversationsOf: (userId: string) => conversations.all(userId).map((row) => row.cid),
+    removeMessages,
+    /** Removes the user and every row that names them; channels they created pass to `newOwnerId`. */
+    removeCompletely(userId: string, newOwnerId: string | null): void {
+      removeMessages(messagesAfter.all(userId, 0, Number.MAX_SAFE_INTEGER));
+      const channels = channelsOf.all(userId).map((row) => row.cid);
+      for (const statement of removeAll) statement.run({ id: userId, newOwnerId });
+      for (const cid of channels) recountMembers.run({ cid });
+    },
   };
 }
 

@@ -60,7 +60,7 @@ export function ActionMenu({ actions, canReact, onAction, onReact }: ActionMenuP
   };
 
   const choose = (action: MessageActionId) => {
-    if ((action === 'delete' || action === 'hard-delete') && confirmDelete !== action) {
+    if ((action === 'delete' || action === 'hard-delete' || action === 'ban') && confirmDelete !== action) {
       setConfirmDelete(action);
       return;
     }
@@ -109,7 +109,7 @@ export function ActionMenu({ actions, canReact, onAction, onReact }: ActionMenuP
               key={action}
               type="button"
               role="menuitem"
-              className={`menu-item${action.includes('delete') ? ' danger' : ''}`}
+              className={`menu-item${action.includes('delete') || action === 'ban' ? ' danger' : ''}`}
               onClick={() => choose(action)}
             >
               {confirmDelete === action ? `${ACTION_LABELS[action]}: are you sure?` : ACTION_LABELS[action]}

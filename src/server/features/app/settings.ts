@@ -38,6 +38,7 @@ export function appSettings(ctx: ServerContext): AppSettings {
     disableAuthChecks: pick('disable_auth_checks', ctx.config.disableAuthChecks),
     disablePermissionsChecks: pick('disable_permissions_checks', false),
     appGrants: pick('grants', {}),
+    customPermissions: new Map(ctx.store.accessControl.permissions().map((p) => [p.id, p.grants])),
     webhookUrl: pick('webhook_url', ''),
     webhookEvents: pick('webhook_events', []),
     enforceUniqueUsernames: pick('enforce_unique_usernames', 'no'),

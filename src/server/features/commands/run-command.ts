@@ -1,24 +1,24 @@
 // Running slash commands on send. A message whose text starts with `/name` (the SDK's
 // command-injection middleware writes it so) or that carries `command` runs that command:
 // - `/mute @user`, `/unmute @user`: the sender's own mute list (notification.mutes_updated);
-// - `/ban @user [reason]`, `/unban @user`: channel bans, for those with `ban-channel-members`;
+// - `/ban @user [reason]`, `/unban @user`: channel bans, as `/moderation/ban` makes them
+//   (features/moderation/bans.ts);
 // - `/giphy`: its service is unreachable offline.
 // Like the provider, a built-in answers only the sender: the HTTP response carries an
 // `ephemeral` confirmation or an `error` message, nothing is stored and nobody else is told
 // (except by the ban events). Custom commands (`/commands`) are sent as ordinary messages;
 // an unknown command is an input error.
-import { randomUUID } from 'node:crypto';
-import type { Event, MessageLabel, MessageResponse, UserResponse } from 'stream-chat';
+import type { MessageLabel, MessageResponse } from 'stream-chat';
 import type { UserActor } from '../../auth/actor';
-import { accessTo } from '../../auth/channel-access';
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { idList, type JsonObject } from '../../http/input';
 import { Presenter } from '../../present/presenter';
-import { envelope } from '../../realtime/notify';
 import { notifyMutesUpdated } from '../../realtime/user-notifications';
 import type { ChannelRow } from '../../store/channels';
 import type { UserRow } from '../../store/users';
+import { senderReply } from '../composer/sender-reply';
+import { banUser, mayBan, unbanUser } from '../moderation/bans';
 import { BUILTIN_NAMES, channelCommands } from './command-list';
 
 const COMMAND_TEXT = /^\/([A-Za-z0-9_-]+)(?:\s+([\s\S]*))?$/;
@@ -39,7 +39,7 @@ export function runCommand(ctx: ServerContext, channel: ChannelRow, actor: UserA
 
   const args = match?.[1]?.toLowerCase() === name ? (match[2] ?? '').trim() : text;
   const presenter = new Presenter(ctx, actor.id);
-  const reply: Reply = (type, replyText) => replyMessage(presenter, channel, actor, input, name, type, replyText);
+  const reply: Reply = (type, replyText) => senderReply(presenter, channel, actor, input, { type, text: replyText, command: name });
   if (name === 'giphy') {
     return reply('error', 'GIPHY is not available: this backend works offline and cannot reach the GIPHY service.');
   }
@@ -60,25 +60,13 @@ export function runCommand(ctx: ServerContext, channel: ChannelRow, actor: UserA
       return reply('ephemeral', `${targetName} has been unmuted.`);
     case 'ban':
     case 'unban': {
-      if (!accessTo(ctx, channel, actor).capabilities.includes('ban-channel-members')) {
-        return reply('error', `You are not allowed to ${name} users in this channel.`);
-      }
-      const reason = args.replace(/^@?\S+\s*/, '').trim() || null;
+      if (!mayBan(ctx, actor, channel)) return reply('error', `You are not allowed to ${name} users in this channel.`);
       if (name === 'ban') {
-        ctx.store.bans.ban({ cid: channel.cid, user_id: target.id, created_by_id: actor.id, reason, expires: null, created_at: now });
+        const reason = args.replace(/^@?\S+\s*/, '').trim() || null;
+        banUser(ctx, { targetId: target.id, channel, bannedById: actor.id, reason, timeout: 0, shadow: false });
       } else {
-        ctx.store.bans.unban(channel.cid, target.id);
+        unbanUser(ctx, target.id, channel);
       }
-      // The provider's ban events also name who banned (not in the SDK's Event type).
-      const event: Event & { created_by: UserResponse } = {
-        type: name === 'ban' ? 'user.banned' : 'user.unbanned',
-        ...envelope(channel),
-        user: presenter.user(target.id),
-        created_by: presenter.user(actor.id),
-        ...(name === 'ban' && reason ? { reason } : {}),
-        created_at: now,
-      };
-      ctx.hub.toChannel(channel.cid, event);
       return reply('ephemeral', `${targetName} has been ${name === 'ban' ? 'banned' : 'unbanned'} from this channel.`);
     }
   }
@@ -96,39 +84,4 @@ function resolveTarget(ctx: ServerContext, args: string, mentioned: string[]): U
   }
   const word = /^@?(\S+)/.exec(args)?.[1];
   return word ? ctx.store.users.get(word) : undefined;
-}
-
-function replyMessage(
-  presenter: Presenter,
-  channel: ChannelRow,
-  actor: UserActor,
-  input: JsonObject,
-  command: string,
-  type: MessageLabel,
-  text: string,
-): MessageResponse {
-  const now = new Date().toISOString();
-  const user: UserResponse = presenter.user(actor.id);
-  return {
-    id: typeof input.id === 'string' && input.id ? input.id : randomUUID(),
-    cid: channel.cid,
-    type,
-    text,
-    html: '',
-    command,
-    user,
-    attachments: [],
-    mentioned_users: [],
-    latest_reactions: [],
-    own_reactions: [],
-    reaction_counts: {},
-    reaction_scores: {},
-    reply_count: 0,
-    silent: false,
-    shadowed: false,
-    pinned: false,
-    ...(typeof input.parent_id === 'string' && input.parent_id ? { parent_id: input.parent_id } : {}),
-    created_at: now,
-    updated_at: now,
-  };
 }

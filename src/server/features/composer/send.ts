@@ -1,17 +1,22 @@
 // What sending a message involves beyond storing it, for the composer's features: a banned
-// sender is refused, slash commands run (and may answer instead of storing), attachments are
+// sender is refused (a shadow-banned one is stored shadowed), slash commands run (and may answer
+// instead of storing), the channel type's blocklist blocks or flags the text, attachments are
 // capped at 10 and images given their size, a poll is checked and tied to the message, a shared
-// location is validated and stored, and the composer's draft is used up. routes/messages.ts
-// calls prepareSend() before storing, save() in the storing transaction, after() once sent.
+// location is validated and stored, and the composer's draft is used up. The sender calls
+// prepareSend() before storing, save() in the storing transaction, after() once sent.
 import { randomUUID } from 'node:crypto';
 import type { MessageResponse } from 'stream-chat';
 import type { UserActor } from '../../auth/actor';
 import { accessTo, assertCapability } from '../../auth/channel-access';
 import { runCommand } from '../commands/run-command';
+import { assertNotBanned, isShadowBanned } from '../moderation/bans';
+import { blockedReply, blocklistVerdict, moderationMark } from '../moderation/blocklist-check';
+import { notifyMessageFlagged } from '../moderation/flag-events';
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { optionalString, type JsonObject } from '../../http/input';
 import { parseLocation, type LocationInput } from '../locations/shared-location';
+import { Presenter } from '../../present/presenter';
 import { dropDraftAfterSend } from '../../realtime/draft-events';
 import type { ChannelRow } from '../../store/channels';
 import type { MessageRow } from '../../store/messages';
@@ -34,12 +39,25 @@ export function prepareSend(ctx: ServerContext, channel: ChannelRow, actor: User
   const { store } = ctx;
   const access = accessTo(ctx, channel, actor);
   assertCapability(channel, actor, access, 'send-message');
-  if (store.bans.active(channel.cid, actor.id)) throw ApiError.notAllowed(`you are banned from ${channel.cid}`);
+  assertNotBanned(ctx, channel, actor.id);
   assertNotBlockedInDirectChannel(ctx, channel, actor.id);
-  const marks: MessageMarks = { shadowed: false, moderation: null };
+  const marks: MessageMarks = { shadowed: isShadowBanned(ctx, channel, actor.id), moderation: null };
   const noop = () => {};
   const reply = runCommand(ctx, channel, actor, raw);
   if (reply) return { reply, input: raw, marks, save: noop, after: noop };
+
+  // The provider leaves messages sent server-side unmoderated (unless force_moderation, which
+  // the message alone does not carry).
+  const text = typeof raw.text === 'string' ? raw.text : '';
+  const verdict = actor.server ? undefined : blocklistVerdict(store, access.type.config, text);
+  if (verdict?.behavior === 'block') {
+    const blocked = blockedReply(new Presenter(ctx, actor.id), channel, actor, raw, text);
+    return { reply: blocked, input: raw, marks, save: noop, after: noop };
+  }
+  if (verdict) {
+    marks.moderation = moderationMark(verdict);
+    if (verdict.behavior === 'shadow_block') marks.shadowed = true;
+  }
 
   // The id is settled here so the location can name its message before the message exists.
   const id = optionalString(raw.id, 'message.id') || randomUUID();
@@ -67,6 +85,8 @@ export function prepareSend(ctx: ServerContext, channel: ChannelRow, actor: User
     input,
     marks,
     save(message) {
+      // Automatic moderation files its flag in the author's name (store/flags.ts).
+      if (verdict) store.flags.flag(actor.id, 'message', message.id, null, message.created_at);
       if (pollId) store.polls.attach(pollId, message.id, channel.cid);
       if (location) {
         store.locations.add({
@@ -80,6 +100,7 @@ export function prepareSend(ctx: ServerContext, channel: ChannelRow, actor: User
       }
     },
     after(message) {
+      if (verdict) notifyMessageFlagged(ctx, channel, message, null);
       dropDraftAfterSend(ctx, actor.id, channel.cid, message.parent_id);
     },
   };

@@ -7,7 +7,7 @@ import { channelType } from '../../auth/channel-access';
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { idList, optionalBoolean, optionalString, withoutKeys, type JsonObject } from '../../http/input';
-import { NOT_CUSTOM } from '../../routes/messages';
+import { NOT_CUSTOM } from './send-message';
 import type { ChannelRow } from '../../store/channels';
 import type { MessageFields } from '../../store/message-edits';
 import type { MessageRow } from '../../store/messages';

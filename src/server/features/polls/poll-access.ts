@@ -4,6 +4,8 @@
 // server-side call) changes or deletes it.
 import type { Actor } from '../../auth/actor';
 import { accessTo, assertCapability, openTypesFor } from '../../auth/channel-access';
+import { allowedInApp } from '../../auth/policy';
+import { appSettings } from '../app/settings';
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import type { SqlFragment } from '../../store/filters-to-sql';
@@ -15,17 +17,18 @@ export function existingPoll(ctx: ServerContext, id: string): PollRow {
   return row;
 }
 
-export function canManage(actor: Actor, row: PollRow): boolean {
-  return actor.server || actor.role === 'admin' || row.created_by_id === actor.id;
+/** Its creator may change a poll (update-poll-owner), a moderator of polls any (update-poll). */
+export function canManage(ctx: ServerContext, actor: Actor, row: PollRow): boolean {
+  return allowedInApp(actor, appSettings(ctx), 'update-poll', row.created_by_id === actor.id);
 }
 
-export function assertCanManage(actor: Actor, row: PollRow, action: string): void {
-  if (!canManage(actor, row)) throw ApiError.notAllowed(`only the creator of poll ${row.id} can ${action} it`);
+export function assertCanManage(ctx: ServerContext, actor: Actor, row: PollRow, action: string): void {
+  if (!canManage(ctx, actor, row)) throw ApiError.notAllowed(`only the creator of poll ${row.id} can ${action} it`);
 }
 
 /** Unknown to those who cannot see it: the same 404 as a poll that does not exist. */
 export function assertCanSee(ctx: ServerContext, row: PollRow, actor: Actor): void {
-  if (canManage(actor, row)) return;
+  if (canManage(ctx, actor, row)) return;
   const channel = row.cid ? ctx.store.channels.get(row.cid) : undefined;
   if (!channel || !accessTo(ctx, channel, actor).canRead) throw ApiError.notFound(`poll ${row.id} does not exist`);
 }

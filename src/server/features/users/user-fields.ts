@@ -5,7 +5,7 @@ import { optionalString, withoutKeys, type JsonObject } from '../../http/input';
 import type { UserPatch } from '../../store/users';
 
 /** Fields of a user that clients cannot set directly. */
-const RESERVED = new Set([
+export const RESERVED = new Set([
   'id', 'role', 'name', 'image', 'created_at', 'updated_at', 'last_active', 'online', 'banned',
   'shadow_banned', 'deactivated_at', 'deleted_at', 'revoke_tokens_issued_before', 'anon', 'teams',
   'teams_role', 'mutes', 'channel_mutes', 'devices', 'unread_count', 'total_unread_count',

@@ -1,0 +1,72 @@
+// A channel's own data as updates change it: `channel.update(data)` replaces the custom data
+// (name and custom fields; frozen, disabled and cooldown keep their values unless given), and
+// `channel.updatePartial({set, unset})` changes only the keys it names.
+import { ApiError } from '../../http/errors';
+import { boundedInt, isObject, optionalBoolean, optionalString, type JsonObject } from '../../http/input';
+import type { ChannelData } from '../../store/channel-admin';
+import type { ChannelRow } from '../../store/channels';
+
+/** Keys of `data` that are the server's, not the channel's custom fields; changing them is refused. */
+const READ_ONLY = new Set([
+  'id', 'type', 'cid', 'members', 'created_by', 'created_by_id', 'created_at', 'updated_at', 'deleted_at',
+  'last_message_at', 'member_count', 'message_count', 'config', 'own_capabilities', 'hidden', 'truncated_at',
+]);
+/** Keys stored in their own columns. */
+const COLUMNS = new Set(['name', 'frozen', 'disabled', 'cooldown']);
+/** Slow mode: at most one message every 120 s (the provider's maximum). */
+const MAX_COOLDOWN = 120;
+
+export type DataChange = { data: ChannelData; frozenChanged: boolean; cooldownChanged: boolean };
+
+export function channelDataChange(
+  row: ChannelRow,
+  change: { replace: JsonObject } | { set: JsonObject; unset: unknown },
+): DataChange {
+  const current: ChannelData = {
+    name: row.name,
+    custom: JSON.parse(row.custom) as Record<string, unknown>,
+    frozen: row.frozen === 1,
+    disabled: row.disabled === 1,
+    cooldown: row.cooldown,
+  };
+  let set: JsonObject;
+  let unset: string[] = [];
+  let next: ChannelData;
+  if ('replace' in change) {
+    set = change.replace;
+    // The SDK strips reserved keys before sending; anything else not given is removed.
+    next = { ...current, name: null, custom: {} };
+  } else {
+    set = change.set;
+    if (change.unset !== undefined && (!Array.isArray(change.unset) || change.unset.some((key) => typeof key !== 'string'))) {
+      throw ApiError.input('unset must be a list of field names');
+    }
+    unset = (change.unset as string[] | undefined) ?? [];
+    next = { ...current, custom: { ...current.custom } };
+  }
+  // A full update often sends back what `channel.data` held, server fields included: those are
+  // ignored there. A partial update names fields on purpose: changing a server field is refused.
+  if (!('replace' in change)) {
+    for (const key of [...Object.keys(set), ...unset]) {
+      if (READ_ONLY.has(key)) throw ApiError.input(`channel field ${key} cannot be changed`);
+    }
+  }
+  for (const key of unset) {
+    if (key === 'name') next.name = null;
+    else if (key === 'frozen' || key === 'disabled') next[key] = false;
+    else if (key === 'cooldown') next.cooldown = 0;
+    else delete next.custom[key];
+  }
+  for (const [key, value] of Object.entries(set)) {
+    if (READ_ONLY.has(key)) continue;
+    if (key === 'name') next.name = optionalString(value, 'name') ?? null;
+    else if (key === 'frozen' || key === 'disabled') next[key] = optionalBoolean(value, key) ?? false;
+    else if (key === 'cooldown') next.cooldown = boundedInt(value, 'cooldown', { fallback: 0, min: 0, max: MAX_COOLDOWN });
+    else if (!COLUMNS.has(key)) next.custom[key] = value;
+  }
+  if (isObject(next.custom) && JSON.stringify(next.custom).length > 5 * 1024) {
+    throw ApiError.input('custom channel data is larger than 5KB');
+  }
+  return { data: next, frozenChanged: next.frozen !== current.frozen, cooldownChanged: next.cooldown !== current.cooldown };
+}
+

@@ -1,0 +1,76 @@
+// Deleting and truncating channels, and each member hiding one for themselves.
+// - Delete: soft keeps the rows (the channel is gone from every query, and created again it
+//   starts empty); hard removes the channel and everything in it.
+// - Truncate: every message up to `truncated_at` (default now) disappears for everyone; hard
+//   removes them from storage, soft only hides them. Nobody has anything unread afterwards.
+// - Hide: the channel leaves the member's list until they show it or a new message arrives;
+//   with clear_history, what came before stays gone for them.
+import type { MessageResponse } from 'stream-chat';
+import { requireUser, type Actor } from '../../auth/actor';
+import { accessTo, assertCanRead, assertCapability } from '../../auth/channel-access';
+import type { ServerContext } from '../../http/context';
+import { ApiError } from '../../http/errors';
+import { isObject, optionalBoolean, optionalString, type JsonObject } from '../../http/input';
+import { notifyChannelDeleted, notifyChannelHidden, notifyChannelTruncated, notifyChannelVisible } from '../../realtime/channel-events';
+import type { ChannelRow } from '../../store/channels';
+import { sendMessage } from '../messages/send-message';
+
+export function assertMayDelete(ctx: ServerContext, row: ChannelRow, actor: Actor): void {
+  const access = accessTo(ctx, row, actor);
+  assertCanRead(row, actor, access);
+  assertCapability(row, actor, access, 'delete-channel');
+}
+
+/** Deletes a channel the caller already checked; returns the channel as it was. */
+export function deleteChannel(ctx: ServerContext, row: ChannelRow, hard: boolean, actorId: string | null): ChannelRow {
+  const memberIds = ctx.store.channels.memberIds(row.cid);
+  const now = new Date().toISOString();
+  if (hard) ctx.store.channelAdmin.hardDelete(row.cid);
+  else ctx.store.channelAdmin.softDelete(row.cid, now);
+  const deleted: ChannelRow = { ...row, deleted_at: now, updated_at: now };
+  notifyChannelDeleted(ctx, deleted, memberIds, actorId);
+  return deleted;
+}
+
+export function truncateChannel(
+  ctx: ServerContext,
+  row: ChannelRow,
+  actor: Actor,
+  body: JsonObject,
+): { channel: ChannelRow; message?: MessageResponse } {
+  const access = accessTo(ctx, row, actor);
+  assertCanRead(row, actor, access);
+  assertCapability(row, actor, access, 'truncate-channel');
+  const hard = optionalBoolean(body.hard_delete, 'hard_delete') ?? false;
+  const now = new Date().toISOString();
+  const given = optionalString(body.truncated_at, 'truncated_at');
+  if (given !== undefined && Number.isNaN(Date.parse(given))) throw ApiError.input('truncated_at must be a date');
+  const at = given ? new Date(given).toISOString() : now;
+  if (at > now) throw ApiError.input('truncated_at cannot be in the future');
+  if (body.message !== undefined && body.message !== null && !isObject(body.message)) throw ApiError.input('message must be an object');
+  ctx.store.transaction(() => ctx.store.channelAdmin.truncate(row.cid, at, hard, now));
+  // Messages at or before `at` are gone: the accompanying one needs a later millisecond.
+  while (new Date().toISOString() <= at) {
+    // at most a millisecond
+  }
+  // The accompanying message comes after the cut, so it is the first thing left in the channel.
+  const message = isObject(body.message) ? sendMessage(ctx, row, requireUser(actor, 'send the truncation message'), body.message) : undefined;
+  const channel = ctx.store.channels.get(row.cid) ?? row;
+  notifyChannelTruncated(ctx, channel, actor.id, message);
+  return { channel, ...(message ? { message } : {}) };
+}
+
+export function hideChannel(ctx: ServerContext, row: ChannelRow, actor: Actor, clearHistory: boolean): void {
+  const user = requireUser(actor, 'hide channels');
+  if (!ctx.store.channelAdmin.hide(row.cid, user.id, clearHistory, new Date().toISOString())) {
+    throw ApiError.input(`${user.id} is not a member of ${row.cid} and cannot hide it`);
+  }
+  notifyChannelHidden(ctx, row, user.id, clearHistory);
+}
+
+export function showChannel(ctx: ServerContext, row: ChannelRow, actor: Actor): void {
+  const user = requireUser(actor, 'show channels');
+  if (!ctx.store.channels.member(row.cid, user.id)) throw ApiError.input(`${user.id} is not a member of ${row.cid}`);
+  if (ctx.store.channelAdmin.show(row.cid, user.id, new Date().toISOString())) notifyChannelVisible(ctx, row, [user.id]);
+}
+

@@ -1,0 +1,104 @@
+// Deleting users (`DELETE /users/{id}`, `POST /users/delete`). Each user is marked deleted at once,
+// so they can no longer authenticate and their sockets close; the rest runs as a task, user by
+// user: their messages, their 1:1 conversations, then the user row itself.
+//   user: soft keeps everything (restorable), pruning also blanks name, image and custom data,
+//   hard removes the row and every row that names the user (which needs messages: hard).
+//   messages: soft marks them deleted, pruning also strips them, hard leaves empty tombstones,
+//   or, with the user hard-deleted, removes them with their threads.
+//   conversations: soft or hard deletes each distinct channel of the user and one other.
+import type { UserResponse } from 'stream-chat';
+import type { ServerContext } from '../../http/context';
+import { ApiError } from '../../http/errors';
+import { optionalString, type JsonObject } from '../../http/input';
+import { announceUserDeleted, announceUserMessagesDeleted, disconnectUser } from '../../realtime/user-events';
+import { Presenter } from '../../present/presenter';
+import type { UserRow } from '../../store/users';
+import { deleteChannel } from '../channels/channel-lifecycle';
+import { startTask } from '../tasks/run-task';
+import { deleteMessagesOf, type Breathe } from './user-messages';
+
+type DeleteType = 'soft' | 'pruning' | 'hard';
+
+export type DeletionPlan = {
+  user: DeleteType;
+  messages?: DeleteType;
+  conversations?: 'soft' | 'hard';
+  /** Who takes over the channels a hard-deleted user created (else they have no creator). */
+  newChannelOwnerId: string | null;
+};
+
+const TYPES: DeleteType[] = ['soft', 'pruning', 'hard'];
+
+function choice<T extends string>(value: unknown, name: string, allowed: readonly T[]): T | undefined {
+  const text = optionalString(value, name);
+  if (text === undefined || text === '') return undefined;
+  if (!allowed.includes(text as T)) throw ApiError.input(`${name} must be one of [${allowed.join(' ')}]`);
+  return text as T;
+}
+
+/** The options of `deleteUsers` (stream-chat DeleteUserOptions). */
+export function deletionPlan(ctx: ServerContext, body: JsonObject): DeletionPlan {
+  const user = choice(body.user, 'user', TYPES) ?? 'soft';
+  const messages = choice(body.messages, 'messages', TYPES);
+  const conversations = choice(body.conversations, 'conversations', ['soft', 'hard'] as const);
+  if (user === 'hard' && messages !== 'hard') {
+    throw ApiError.input('hard deleting a user requires hard deleting their messages (messages: hard)');
+  }
+  const newChannelOwnerId = optionalString(body.new_channel_owner_id, 'new_channel_owner_id') || null;
+  if (newChannelOwnerId && !ctx.store.users.get(newChannelOwnerId)) {
+    throw ApiError.input(`new_channel_owner_id: user ${newChannelOwnerId} does not exist`);
+  }
+  return { user, ...(messages ? { messages } : {}), ...(conversations ? { conversations } : {}), newChannelOwnerId };
+}
+
+/** The flags of `deleteUser` (DELETE /users/{id}?hard_delete=&mark_messages_deleted=&delete_conversation_channels=). */
+export function singleDeletionPlan(flag: (name: string) => boolean): DeletionPlan {
+  const hard = flag('hard_delete');
+  const messages: DeleteType | undefined = hard ? 'hard' : flag('mark_messages_deleted') ? 'soft' : undefined;
+  const conversations = flag('delete_conversation_channels') ? (hard ? 'hard' : 'soft') : undefined;
+  return {
+    user: hard ? 'hard' : 'soft',
+    ...(messages ? { messages } : {}),
+    ...(conversations ? { conversations } : {}),
+    newChannelOwnerId: null,
+  };
+}
+
+/** Marks the users deleted now and starts the rest as a task; returns the marked rows and the task id. */
+export function startDeletion(ctx: ServerContext, users: UserRow[], plan: DeletionPlan): { marked: UserRow[]; taskId: string } {
+  const at = new Date().toISOString();
+  const marked = users.map((row) => ctx.store.users.setLifecycle(row.id, { deleted_at: row.deleted_at ?? at }) as UserRow);
+  for (const row of marked) disconnectUser(ctx, row.id, 'user.deleted');
+  const taskId = startTask(ctx, 'delete-users', async (breathe) => {
+    for (const row of marked) await deleteUser(ctx, row, plan, breathe);
+  });
+  return { marked, taskId };
+}
+
+async function deleteUser(ctx: ServerContext, row: UserRow, plan: DeletionPlan, breathe: Breathe): Promise<void> {
+  const { store } = ctx;
+  const hard = plan.user === 'hard';
+  const shown = (): UserResponse => new Presenter(ctx).fromRow(store.users.get(row.id) ?? row);
+  if (plan.messages) {
+    // The messages' deletion date is the user's (set by startDeletion).
+    await deleteMessagesOf(ctx, row.id, hard ? 'remove' : plan.messages, row.deleted_at as string, breathe);
+    announceUserMessagesDeleted(ctx, shown(), plan.messages === 'hard');
+  }
+  if (plan.conversations) deleteConversations(ctx, row.id, plan.conversations);
+  if (plan.user === 'pruning') store.users.replace(row.id, { role: row.role, name: null, image: null, custom: {} });
+  // What user.deleted shows: the user as they are last, deletion date included.
+  const user = shown();
+  if (hard) store.transaction(() => store.users.removeCompletely(row.id, plan.newChannelOwnerId));
+  announceUserDeleted(ctx, user, {
+    hard_delete: hard,
+    mark_messages_deleted: plan.messages !== undefined,
+    delete_conversation_channels: plan.conversations !== undefined,
+  });
+}
+
+function deleteConversations(ctx: ServerContext, userId: string, how: 'soft' | 'hard'): void {
+  for (const cid of ctx.store.users.conversationsOf(userId)) {
+    const channel = ctx.store.channels.get(cid);
+    if (channel && !(how === 'soft' && channel.deleted_at)) deleteChannel(ctx, channel, how === 'hard', null);
+  }
+}

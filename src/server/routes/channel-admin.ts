@@ -1,0 +1,150 @@
+// Channel administration: `POST /channels/{type}/{id}` (update, members, invites, roles),
+// `PATCH` (partial update), `DELETE` (soft or hard), `POST …/truncate`, `POST …/hide` and
+// `…/show`, and `POST /channels/delete` (many channels, as a task). Who may do what is the
+// policy's answer (features/channels/*, auth/channel-access.ts).
+import { Hono } from 'hono';
+import type {
+  APIResponse,
+  DeleteChannelAPIResponse,
+  DeleteChannelsResponse,
+  PartialUpdateChannelAPIResponse,
+  TruncateChannelAPIResponse,
+  UpdateChannelAPIResponse,
+} from 'stream-chat';
+import { actorFor } from '../auth/actor';
+import { accessTo, assertCanRead, assertCapability } from '../auth/channel-access';
+import { channelDataChange } from '../features/channels/channel-data';
+import { assertMayDelete, deleteChannel, hideChannel, showChannel, truncateChannel } from '../features/channels/channel-lifecycle';
+import { updateChannel } from '../features/channels/update-channel';
+import { startTask } from '../features/tasks/run-task';
+import type { AppEnv, ServerContext } from '../http/context';
+import { ApiError } from '../http/errors';
+import { idList, namedUserId, objectField, optionalBoolean } from '../http/input';
+import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
+import { presentChannel } from '../present/channel';
+import { Presenter } from '../present/presenter';
+import { notifyChannelUpdated } from '../realtime/channel-events';
+import type { ChannelRow } from '../store/channels';
+import { existingChannel } from './channels';
+
+/** Channels one `POST /channels/delete` may name. */
+const MAX_DELETE = 100;
+
+export function channelAdminRoutes(ctx: ServerContext) {
+  const routes = new Hono<AppEnv>();
+  const auth = requireAuth(ctx);
+  const presented = (row: ChannelRow, actor: ReturnType<typeof actorFor>) =>
+    presentChannel(new Presenter(ctx), row, accessTo(ctx, row, actor));
+
+  routes.post('/channels/delete', auth, async (c) => {
+    const body = await readJson(c);
+    const actor = actorFor(ctx.store, c.get('subject'), namedUserId(body));
+    const cids = [...new Set(idList(body.cids, 'cids'))];
+    if (!cids.length) throw ApiError.input('cids is a required field');
+    if (cids.length > MAX_DELETE) throw ApiError.input(`at most ${MAX_DELETE} channels can be deleted at once`);
+    const hard = optionalBoolean(body.hard_delete, 'hard_delete') ?? false;
+    // Everything is checked before the task starts: a refusal fails the whole request.
+    const rows = cids.map((cid) => {
+      const row = ctx.store.channels.get(cid);
+      if (!row || row.deleted_at) throw ApiError.notFound(`channel ${cid} does not exist`);
+      assertMayDelete(ctx, row, actor);
+      return row;
+    });
+    const taskId = startTask(ctx, 'delete-channels', async (breathe) => {
+      const result: Record<string, { status: string }> = {};
+      for (const row of rows) {
+        const current = ctx.store.channels.get(row.cid);
+        if (current && !current.deleted_at) deleteChannel(ctx, current, hard, actor.id);
+        result[row.cid] = { status: 'ok' };
+        await breathe();
+      }
+      return { result };
+    });
+    const result = Object.fromEntries(cids.map((cid) => [cid, 'pending']));
+    return sendJson({ task_id: taskId, result, duration: elapsed(c) } satisfies APIResponse & DeleteChannelsResponse);
+  });
+
+  routes.post('/channels/:type/:id', auth, async (c) => {
+    const body = await readJson(c);
+    const actor = actorFor(ctx.store, c.get('subject'), namedUserId(body) ?? namedUserId(objectField(body.message, 'message')));
+    const row = existingChannel(ctx, c.req.param('type'), c.req.param('id'));
+    const result = updateChannel(ctx, row, actor, body);
+    const response: UpdateChannelAPIResponse = {
+      channel: presented(result.channel, actor),
+      members: result.members,
+      ...(result.message ? { message: result.message } : {}),
+      duration: elapsed(c),
+    };
+    return sendJson(response);
+  });
+
+  routes.patch('/channels/:type/:id', auth, async (c) => {
+    const body = await readJson(c);
+    const actor = actorFor(ctx.store, c.get('subject'), namedUserId(body));
+    const row = existingChannel(ctx, c.req.param('type'), c.req.param('id'));
+    const access = accessTo(ctx, row, actor);
+    assertCanRead(row, actor, access);
+    const change = channelDataChange(row, { set: objectField(body.set, 'set'), unset: body.unset });
+    assertCapability(row, actor, access, 'update-channel');
+    if (change.frozenChanged) assertCapability(row, actor, access, 'freeze-channel');
+    if (change.cooldownChanged) assertCapability(row, actor, access, 'set-channel-cooldown');
+    const updated = ctx.store.channelAdmin.setData(row.cid, change.data, new Date().toISOString()) ?? row;
+    notifyChannelUpdated(ctx, updated, actor.id);
+    const presenter = new Presenter(ctx);
+    const response: PartialUpdateChannelAPIResponse = {
+      channel: presentChannel(presenter, updated, accessTo(ctx, updated, actor)),
+      members: ctx.store.channels.members(row.cid, 100, 0).map((m) => presenter.member(m)),
+      duration: elapsed(c),
+    };
+    return sendJson(response);
+  });
+
+  routes.delete('/channels/:type/:id', auth, (c) => {
+    const actor = actorFor(ctx.store, c.get('subject'), c.req.query('user_id'));
+    const row = existingChannel(ctx, c.req.param('type'), c.req.param('id'));
+    assertMayDelete(ctx, row, actor);
+    const hard = optionalBoolean(queryBoolean(c.req.query('hard_delete')), 'hard_delete') ?? false;
+    const deleted = deleteChannel(ctx, row, hard, actor.id);
+    const response: DeleteChannelAPIResponse = { channel: presented(deleted, actor), duration: elapsed(c) };
+    return sendJson(response);
+  });
+
+  routes.post('/channels/:type/:id/truncate', auth, async (c) => {
+    const body = await readJson(c);
+    const actor = actorFor(ctx.store, c.get('subject'), namedUserId(body) ?? namedUserId(objectField(body.message, 'message')));
+    const row = existingChannel(ctx, c.req.param('type'), c.req.param('id'));
+    const { channel, message } = truncateChannel(ctx, row, actor, body);
+    const response: TruncateChannelAPIResponse = {
+      channel: presented(channel, actor),
+      ...(message ? { message } : {}),
+      duration: elapsed(c),
+    };
+    return sendJson(response);
+  });
+
+  routes.post('/channels/:type/:id/hide', auth, async (c) => {
+    const body = await readJson(c);
+    const actor = actorFor(ctx.store, c.get('subject'), namedUserId(body));
+    const row = existingChannel(ctx, c.req.param('type'), c.req.param('id'));
+    hideChannel(ctx, row, actor, optionalBoolean(body.clear_history, 'clear_history') ?? false);
+    return sendJson({ duration: elapsed(c) } satisfies APIResponse);
+  });
+
+  routes.post('/channels/:type/:id/show', auth, async (c) => {
+    const body = await readJson(c);
+    const actor = actorFor(ctx.store, c.get('subject'), namedUserId(body));
+    const row = existingChannel(ctx, c.req.param('type'), c.req.param('id'));
+    showChannel(ctx, row, actor);
+    return sendJson({ duration: elapsed(c) } satisfies APIResponse);
+  });
+
+  return routes;
+}
+
+/** `?hard_delete=true` arrives as text. */
+function queryBoolean(value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw ApiError.input('hard_delete must be true or false');
+}

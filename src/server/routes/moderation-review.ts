@@ -1,0 +1,129 @@
+// Reviewing what was flagged: `POST /moderation/flags` (_queryFlags), `GET /moderation/flags/message`
+// (queryMessageFlags), `POST /moderation/reports` (_queryFlagReports), `PATCH /moderation/reports/{id}`
+// (_reviewFlagReport), `POST /automod/v1/moderation/update_flags` (updateFlags: marks flagged
+// messages reviewed) and `POST /moderation/unblock_message` (unblockMessage: publishes a message
+// the blocklist held back). All are for server-side calls and users whose role may `read-flags`.
+// A report's id is its message's id.
+import { Hono, type Context } from 'hono';
+import type {
+  APIResponse,
+  EventTypes,
+  FlagReportsResponse,
+  FlagsResponse,
+  MessageFlagsResponse,
+  ReviewFlagReportResponse,
+} from 'stream-chat';
+import { actorFor, type Actor } from '../auth/actor';
+import { assertAppPermission } from '../auth/policy';
+import { appSettings } from '../features/app/settings';
+import type { AppEnv, ServerContext } from '../http/context';
+import { ApiError } from '../http/errors';
+import { boundedInt, idList, isObject, namedUserId, objectField, optionalString, requiredString, type JsonObject } from '../http/input';
+import { elapsed, readJson, readPayload, requireAuth, sendJson } from '../http/request';
+import { FlagPresenter } from '../present/flags';
+import { Presenter } from '../present/presenter';
+import { envelope, notifyMessageNew } from '../realtime/notify';
+import type { FlagQuery } from '../store/flags';
+
+export function moderationReviewRoutes(ctx: ServerContext) {
+  const routes = new Hono<AppEnv>();
+  const auth = requireAuth(ctx);
+
+  /** Who reviews: the user a server-side call names, or the calling user, who needs `read-flags`. */
+  const reviewer = (c: Context<AppEnv>, named: string | undefined): Actor => {
+    const actor = actorFor(ctx.store, c.get('subject'), named);
+    assertAppPermission(actor, appSettings(ctx), 'read-flags');
+    return actor;
+  };
+
+  routes.post('/moderation/flags', auth, async (c) => {
+    const body = await readJson(c);
+    reviewer(c, namedUserId(body));
+    const entries = ctx.store.flags.query(queryOf(body));
+    const flags = new FlagPresenter(ctx, messageIdsOf(entries));
+    const response: FlagsResponse = { flags: entries.flatMap((entry) => flags.flag(entry) ?? []), duration: elapsed(c) };
+    return sendJson(response);
+  });
+
+  routes.get('/moderation/flags/message', auth, (c) => {
+    const payload = readPayload(c);
+    reviewer(c, namedUserId(payload));
+    const entries = ctx.store.flags.queryMessageFlags(queryOf(payload));
+    const flags = new FlagPresenter(ctx, messageIdsOf(entries));
+    const response: MessageFlagsResponse = { flags: entries.flatMap((entry) => flags.messageFlag(entry) ?? []), duration: elapsed(c) };
+    return sendJson(response);
+  });
+
+  routes.post('/moderation/reports', auth, async (c) => {
+    const body = await readJson(c);
+    reviewer(c, namedUserId(body));
+    const rows = ctx.store.flags.queryReports(queryOf(body));
+    const reports = new FlagPresenter(ctx, rows.map((row) => row.id));
+    const response: FlagReportsResponse = { flag_reports: rows.flatMap((row) => reports.report(row) ?? []), duration: elapsed(c) };
+    return sendJson(response);
+  });
+
+  routes.patch('/moderation/reports/:id', auth, async (c) => {
+    const body = await readJson(c);
+    const actor = reviewer(c, namedUserId(body));
+    const id = c.req.param('id');
+    const result = requiredString(body.review_result, 'review_result');
+    // The details are the reviewer's notes for their own tools; nothing here reads them.
+    objectField(body.review_details, 'review_details');
+    const find = () => ctx.store.flags.queryReports({ filter: { report_id: id }, limit: 1, offset: 0 })[0];
+    if (!find()) throw ApiError.notFound(`flag report ${id} does not exist`);
+    ctx.store.flags.review('message', id, result, actor.id, new Date().toISOString());
+    const row = find();
+    const report = row && new FlagPresenter(ctx, [id]).report(row);
+    if (!report) throw ApiError.notFound(`flag report ${id} does not exist`);
+    return sendJson({ flag_report: report, duration: elapsed(c) } satisfies ReviewFlagReportResponse);
+  });
+
+  // `user_id` here is whose flagged messages to review, not who reviews: that is `reviewed_by`.
+  routes.post('/automod/v1/moderation/update_flags', auth, async (c) => {
+    const body = await readJson(c);
+    const actor = reviewer(c, optionalString(body.reviewed_by, 'reviewed_by'));
+    const authorId = optionalString(body.user_id, 'user_id');
+    const ids = new Set([...idList(body.message_ids, 'message_ids'), ...(authorId ? ctx.store.flags.flaggedMessagesOf(authorId) : [])]);
+    if (!ids.size && !authorId) throw ApiError.input('message_ids or user_id is required');
+    const now = new Date().toISOString();
+    ctx.store.transaction(() => {
+      for (const id of ids) ctx.store.flags.review('message', id, 'reviewed', actor.id, now);
+    });
+    return sendJson({ duration: elapsed(c) } satisfies APIResponse);
+  });
+
+  routes.post('/moderation/unblock_message', auth, async (c) => {
+    const body = await readJson(c);
+    const actor = reviewer(c, namedUserId(body));
+    const id = requiredString(body.target_message_id, 'target_message_id');
+    const row = ctx.store.messages.get(id);
+    if (!row) throw ApiError.notFound(`message with id ${id} not found`);
+    // Only `shadow_block` holds a message back; `block` never stores it.
+    if (!ctx.store.flags.release(id)) throw ApiError.input(`message ${id} is not blocked by moderation`);
+    ctx.store.flags.review('message', id, 'unblocked', actor.id, new Date().toISOString());
+    const channel = ctx.store.channels.get(row.cid);
+    const [message] = new Presenter(ctx).messages([ctx.store.messages.get(id) ?? row]);
+    if (channel && message) {
+      ctx.changes.emit({ type: 'message.unblocked' as EventTypes, ...envelope(channel), message, created_at: new Date().toISOString() });
+      notifyMessageNew(ctx, channel, message);
+    }
+    return sendJson({ duration: elapsed(c) } satisfies APIResponse);
+  });
+
+  return routes;
+}
+
+function queryOf(input: JsonObject): FlagQuery {
+  const filter = input.filter_conditions ?? {};
+  if (!isObject(filter)) throw ApiError.input('filter_conditions must be an object');
+  return {
+    filter,
+    limit: boundedInt(input.limit, 'limit', { fallback: 25, min: 1, max: 100 }),
+    offset: boundedInt(input.offset, 'offset', { fallback: 0, max: 1_000_000 }),
+  };
+}
+
+function messageIdsOf(entries: { target_kind: string; target_id: string }[]): string[] {
+  return entries.flatMap((entry) => (entry.target_kind === 'message' ? [entry.target_id] : []));
+}

@@ -1,0 +1,248 @@
+// Channel administration through the server-side SDK and as users: updates (full and partial),
+// moderators and roles, invitations, hiding, truncation, deletion (one and many, as a task),
+// frozen and slow-mode channels; every change reaches the watchers by event.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUsers, nextEvent, startHarness, type Harness } from './helpers';
+import { sleep, watchingPair } from './scenes';
+
+let harness: Harness;
+
+beforeAll(async () => {
+  harness = await startHarness();
+  await createUsers(harness, 'alice', 'bob', 'carol', 'dave', 'erin');
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+/** Custom channel data: the SDK types no custom fields unless the app declares them. */
+const data = (fields: Record<string, unknown>) => fields as never;
+
+/** The server-side SDK's handle on a channel a test made. */
+const serverChannel = (id: string) => harness.admin.channel('messaging', id);
+
+async function waitForTask(taskId: string) {
+  for (let i = 0; i < 100; i++) {
+    const task = await harness.admin.getTask(taskId);
+    if (task.status === 'completed' || task.status === 'failed') return task;
+    await sleep(20);
+  }
+  throw new Error(`task ${taskId} did not finish`);
+}
+
+describe('updating a channel', () => {
+  it('renames a channel server-side with an accompanying message: channel.updated carries the new data to watchers', async () => {
+    const { bc } = await watchingPair(harness, 'rename');
+    const updated = nextEvent(bc.getClient(), 'channel.updated', (e) => e.cid === bc.cid);
+    const response = await serverChannel('rename').update(data({ name: 'Support', color: 'teal' }), { text: 'Renamed to Support', user_id: 'alice' });
+    expect(response.channel).toMatchObject({ name: 'Support', color: 'teal' });
+    expect(response.message).toMatchObject({ text: 'Renamed to Support', user: expect.objectContaining({ id: 'alice' }) });
+    const event = await updated;
+    expect(event.channel).toMatchObject({ name: 'Support', color: 'teal', cid: 'messaging:rename' });
+    expect((bc.data as { name?: string }).name).toBe('Support');
+    // The event keeps each receiver's own capabilities.
+    expect(bc.data?.own_capabilities).toContain('send-message');
+  });
+
+  it('replaces custom data on a full update and changes only named keys on a partial one', async () => {
+    await watchingPair(harness, 'partial');
+    await serverChannel('partial').update(data({ name: 'One', a: 1, b: 2 }));
+    const full = await serverChannel('partial').update(data({ name: 'Two', c: 3 }));
+    expect(full.channel).toMatchObject({ name: 'Two', c: 3 });
+    expect(full.channel).not.toHaveProperty('a');
+    const partial = await serverChannel('partial').updatePartial({ set: data({ d: 4 }), unset: ['c'] as never });
+    expect(partial.channel).toMatchObject({ name: 'Two', d: 4 });
+    expect(partial.channel).not.toHaveProperty('c');
+    await expect(serverChannel('partial').updatePartial({ set: data({ member_count: 9 }) })).rejects.toMatchObject({ code: 4 });
+  });
+
+  it('lets the creator rename their channel but refuses a plain member (403 code 17)', async () => {
+    const { ac, bc } = await watchingPair(harness, 'owner-rename');
+    await ac.update(data({ name: 'Mine' }));
+    expect(ac.data?.own_capabilities).toEqual(expect.arrayContaining(['update-channel', 'delete-channel', 'truncate-channel']));
+    expect(bc.data?.own_capabilities).not.toContain('update-channel');
+    await expect(bc.update(data({ name: 'Hijacked' }))).rejects.toMatchObject({ code: 17, status: 403 });
+    await expect(bc.updatePartial({ set: data({ name: 'Hijacked' }) })).rejects.toMatchObject({ code: 17 });
+  });
+
+  it('answers bad updates with code 4 and an unknown channel with 16', async () => {
+    await watchingPair(harness, 'bad-update');
+    const raw = (body: object) =>
+      harness.request('/channels/messaging/bad-update', { body, token: harness.token('alice'), userId: 'alice' });
+    expect((await raw({ data: 'x' })).body).toMatchObject({ code: 4 });
+    expect((await raw({ add_members: [42] })).body).toMatchObject({ code: 4 });
+    expect((await raw({ mystery: true })).body).toMatchObject({ code: 4 });
+    expect((await raw({ assign_roles: [{ user_id: 'bob', channel_role: 'no_such_role' }] })).body).toMatchObject({ code: 4 });
+    const missing = await harness.request('/channels/messaging/nowhere', { body: { data: { name: 'x' } }, token: harness.token('alice'), userId: 'alice' });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ code: 16 });
+  });
+});
+
+describe('moderators, roles and invitations', () => {
+  it('promotes a member to channel moderator: they may then delete any message and ban; demoting takes it back', async () => {
+    const { ac, bc } = await watchingPair(harness, 'mods', 'alice', 'carol');
+    const promoted = nextEvent(bc.getClient(), 'member.updated', (e) => e.member?.user_id === 'carol');
+    await serverChannel('mods').addModerators(['carol']);
+    expect((await promoted).member).toMatchObject({ channel_role: 'channel_moderator' });
+    const { message } = await ac.sendMessage({ text: 'moderate me' });
+    await bc.query({});
+    expect(bc.data?.own_capabilities).toEqual(expect.arrayContaining(['delete-any-message', 'ban-channel-members']));
+    await bc.getClient().deleteMessage(message.id);
+
+    await serverChannel('mods').demoteModerators(['carol']);
+    await bc.query({});
+    expect(bc.data?.own_capabilities).not.toContain('delete-any-message');
+    const { message: second } = await ac.sendMessage({ text: 'hands off' });
+    await expect(bc.getClient().deleteMessage(second.id)).rejects.toMatchObject({ code: 17 });
+  });
+
+  it('invites a user, who sees the invitation live and accepts it (or rejects it)', async () => {
+    const dave = await harness.connect('dave');
+    const erin = await harness.connect('erin');
+    const owner = await harness.connect('alice');
+    const channel = owner.channel('messaging', 'invites', { members: ['alice'] });
+    await channel.watch();
+    const invited = nextEvent(dave, 'notification.invited');
+    const response = await channel.inviteMembers(['dave', 'erin']);
+    expect(response.members.find((m) => m.user_id === 'dave')).toMatchObject({ invited: true });
+    expect((await invited).channel).toMatchObject({ cid: 'messaging:invites' });
+
+    const daveChannel = dave.channel('messaging', 'invites');
+    await daveChannel.watch();
+    const accepted = nextEvent(channel.getClient(), 'member.updated', (e) => e.member?.user_id === 'dave');
+    await daveChannel.acceptInvite();
+    expect((await accepted).member).toMatchObject({ invite_accepted_at: expect.any(String) });
+    await daveChannel.query({});
+    expect(daveChannel.data?.own_capabilities).toContain('send-message');
+
+    const erinChannel = erin.channel('messaging', 'invites');
+    await erinChannel.watch();
+    await erinChannel.rejectInvite();
+    await erinChannel.query({});
+    expect(erinChannel.state.membership).toMatchObject({ invite_rejected_at: expect.any(String) });
+    expect(erinChannel.data?.own_capabilities).not.toContain('send-message');
+    await expect(erinChannel.sendMessage({ text: 'let me in' })).rejects.toMatchObject({ code: 17 });
+  });
+
+  it('assigns a custom channel role that a grant gives powers to', async () => {
+    await harness.admin.createRole('channel_helper');
+    await harness.admin.updateChannelType('team', { grants: { channel_helper: ['read-channel', 'create-message', 'pin-message', 'update-message'] } });
+    const alice = await harness.connect('alice');
+    const channel = alice.channel('team', 'helpers', { members: ['alice', 'bob'] });
+    await channel.watch();
+    await harness.admin.channel('team', 'helpers').assignRoles([{ user_id: 'bob', channel_role: 'channel_helper' }]);
+    const bob = await harness.connect('bob');
+    const bobChannel = bob.channel('team', 'helpers');
+    await bobChannel.watch();
+    expect(bobChannel.data?.own_capabilities).toEqual(expect.arrayContaining(['send-message', 'update-any-message', 'pin-message']));
+    expect(bobChannel.data?.own_capabilities).not.toContain('send-reaction');
+    await expect(harness.admin.deleteRole('channel_helper')).rejects.toMatchObject({ code: 4 });
+  });
+});
+
+describe('hiding, truncating and deleting', () => {
+  it('hides a channel from its member\'s list until a new message arrives, and clears history when asked', async () => {
+    const { ac, bc } = await watchingPair(harness, 'hide-me');
+    await ac.sendMessage({ text: 'before hiding' });
+    const hidden = nextEvent(bc.getClient(), 'channel.hidden');
+    await bc.hide(null, true);
+    expect((await hidden).clear_history).toBe(true);
+    const listed = async () => (await bc.getClient().queryChannels({ cid: 'messaging:hide-me' })).map((c) => c.cid);
+    expect(await listed()).toEqual([]);
+    expect((await bc.getClient().queryChannels({ cid: 'messaging:hide-me', hidden: true })).length).toBe(1);
+
+    const visible = nextEvent(bc.getClient(), 'channel.visible');
+    await ac.sendMessage({ text: 'after hiding' });
+    await visible;
+    expect(await listed()).toEqual(['messaging:hide-me']);
+    const state = await bc.query({ messages: { limit: 10 } });
+    expect(state.messages.map((m) => m.text)).toEqual(['after hiding']);
+
+    await bc.hide();
+    await bc.show();
+    expect(await listed()).toEqual(['messaging:hide-me']);
+  });
+
+  it('truncates softly with a system message: everyone\'s history starts after it, unread counts reset', async () => {
+    const { ac, bc } = await watchingPair(harness, 'truncate-soft');
+    await ac.sendMessage({ text: 'old 1' });
+    await ac.sendMessage({ text: 'old 2' });
+    const truncated = nextEvent(bc.getClient(), 'channel.truncated');
+    const response = await serverChannel('truncate-soft').truncate({ message: { text: 'History cleared', user_id: 'alice' } });
+    expect(response.channel.truncated_at).toEqual(expect.any(String));
+    expect((await truncated).channel?.truncated_at).toBe(response.channel.truncated_at);
+    const state = await bc.query({ messages: { limit: 10 } });
+    expect(state.messages.map((m) => m.text)).toEqual(['History cleared']);
+    expect(state.read?.find((r) => r.user.id === 'bob')?.unread_messages).toBe(1);
+    const found = await bc.getClient().search({ cid: 'messaging:truncate-soft' }, 'old');
+    expect(found.results).toEqual([]);
+  });
+
+  it('truncates hard: the messages are gone from storage, not only hidden', async () => {
+    const { ac } = await watchingPair(harness, 'truncate-hard');
+    const { message } = await ac.sendMessage({ text: 'doomed' });
+    await ac.truncate({ hard_delete: true });
+    await expect(harness.admin.getMessage(message.id)).rejects.toMatchObject({ code: 16 });
+    await expect(harness.request('/channels/messaging/truncate-hard/truncate', {
+      body: { truncated_at: '2999-01-01T00:00:00Z' }, token: harness.token('alice'), userId: 'alice',
+    })).resolves.toMatchObject({ body: { code: 4 } });
+  });
+
+  it('soft-deletes a channel: watchers get channel.deleted, it leaves every list, and recreating it starts empty', async () => {
+    const { a, b, ac, bc } = await watchingPair(harness, 'delete-soft');
+    await ac.sendMessage({ text: 'gone soon' });
+    const deleted = nextEvent(b, 'channel.deleted');
+    const response = await ac.delete();
+    expect(response.channel.deleted_at).toEqual(expect.any(String));
+    expect((await deleted).cid).toBe('messaging:delete-soft');
+    // The SDK retires a deleted channel's object; new ones are needed from here on.
+    expect(bc.disconnected).toBe(true);
+    expect(await b.queryChannels({ cid: 'messaging:delete-soft' })).toEqual([]);
+    await expect(b.channel('messaging', 'delete-soft').sendMessage({ text: 'anyone?' })).rejects.toMatchObject({ code: 16 });
+    const again = a.channel('messaging', 'delete-soft', { members: ['alice', 'bob'] });
+    const state = await again.watch();
+    expect(state.messages).toEqual([]);
+  });
+
+  it('refuses deletion by a plain member, and deletes many channels hard as a task', async () => {
+    const { bc } = await watchingPair(harness, 'many-1');
+    await watchingPair(harness, 'many-2');
+    await expect(bc.delete()).rejects.toMatchObject({ code: 17 });
+    const { task_id: taskId } = await harness.admin.deleteChannels(['messaging:many-1', 'messaging:many-2'], { hard_delete: true });
+    expect(taskId).toEqual(expect.any(String));
+    const task = await waitForTask(taskId as string);
+    expect(task.status).toBe('completed');
+    expect(task.result).toMatchObject({ result: { 'messaging:many-1': { status: 'ok' } } });
+    expect(await harness.admin.queryChannels({ cid: { $in: ['messaging:many-1', 'messaging:many-2'] } })).toEqual([]);
+    await expect(harness.admin.deleteChannels(['messaging:never'])).rejects.toMatchObject({ code: 16 });
+  });
+});
+
+describe('frozen channels and slow mode', () => {
+  it('a frozen channel refuses members\' messages (17) until unfrozen; an admin may still write', async () => {
+    const { ac, bc } = await watchingPair(harness, 'frozen');
+    await serverChannel('frozen').updatePartial({ set: { frozen: true } });
+    await expect(bc.sendMessage({ text: 'hello?' })).rejects.toMatchObject({ code: 17 });
+    await ac.query({});
+    expect(ac.data?.frozen).toBe(true);
+    await harness.admin.upsertUsers([{ id: 'root', role: 'admin' }]);
+    const root = await harness.connect('root');
+    const rootChannel = root.channel('messaging', 'frozen');
+    await rootChannel.watch();
+    await rootChannel.sendMessage({ text: 'admins may' });
+    await serverChannel('frozen').updatePartial({ set: { frozen: false } });
+    await bc.sendMessage({ text: 'thawed' });
+  });
+
+  it('slow mode lets a member send once per cooldown (code 60 meanwhile); the owner of a cooldown-free role is not limited', async () => {
+    const { bc } = await watchingPair(harness, 'slow');
+    await serverChannel('slow').updatePartial({ set: { cooldown: 2 } });
+    await bc.sendMessage({ text: 'first' });
+    await expect(bc.sendMessage({ text: 'second' })).rejects.toMatchObject({ code: 60 });
+    await expect(harness.request('/channels/messaging/slow', {
+      method: 'PATCH', body: { set: { cooldown: 999 } }, token: harness.token('alice'), userId: 'alice',
+    })).resolves.toMatchObject({ body: { code: 4 } });
+  });
+});
