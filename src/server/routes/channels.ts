@@ -14,7 +14,8 @@ import { ApiError } from '../http/errors';
 import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
 import { boundedInt, idList, namedUserId, objectField, optionalString, withoutKeys, type JsonObject } from '../http/input';
 import { Presenter } from '../present/presenter';
-import { notifyAddedToChannel } from '../realtime/notify';
+import { channelForEvents } from '../realtime/channel-events';
+import { envelope, notifyAddedToChannel } from '../realtime/notify';
 import { subscribePresence } from '../realtime/presence';
 import { startWatching, stopWatching } from '../realtime/watching';
 import type { ChannelRow } from '../store/channels';
@@ -180,5 +181,7 @@ function createChannel(
     if (member) members.set(memberId, presenter.member(member));
   }
   notifyAddedToChannel(ctx, row, others, members);
+  // channel.created is for webhooks; the members' sockets heard notification.added_to_channel.
+  ctx.changes.emit({ type: 'channel.created', ...envelope(row), channel: channelForEvents(ctx, row, presenter), user: presenter.user(creator.id), created_at: now });
   return row;
 }
