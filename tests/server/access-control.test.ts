@@ -170,3 +170,9 @@ describe('permissions and roles', () => {
     await expect(harness.admin.deleteRole('temporary')).rejects.toMatchObject({ code: 16 });
   });
 });
+
+describe('channel types and blocklists', () => {
+  it('refuses a blocklist that does not exist (4)', async () => {
+    await expect(harness.admin.updateChannelType('messaging', { blocklist: 'never-made' })).rejects.toMatchObject({ code: 4 });
+  });
+});

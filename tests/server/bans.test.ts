@@ -278,3 +278,21 @@ describe('bad input', () => {
     expect(raw.body).toMatchObject({ code: 4, StatusCode: 400 });
   });
 });
+
+describe('filters', () => {
+  it('finds banned users and banned members with {banned: true}, not shadow-banned ones', async () => {
+    await watchingPair(harness, 'filter-bans', 'alice', 'carol');
+    await server('filter-bans').banUser('carol', { banned_by_id: 'alice' });
+    const members = await server('filter-bans').queryMembers({ banned: true });
+    expect(members.members.map((m) => m.user_id)).toEqual(['carol']);
+    expect((await server('filter-bans').queryMembers({ banned: false })).members.map((m) => m.user_id)).toEqual(['alice']);
+
+    await harness.admin.banUser('dave', { banned_by_id: 'mod' });
+    await harness.admin.shadowBan('bob', { banned_by_id: 'mod' });
+    const { users } = await harness.admin.queryUsers({ banned: true, id: { $in: ['alice', 'bob', 'dave'] } });
+    expect(users.map((u) => u.id)).toEqual(['dave']);
+    await harness.admin.unbanUser('dave');
+    await harness.admin.removeShadowBan('bob');
+    expect((await harness.admin.queryUsers({ banned: true, id: { $in: ['dave'] } })).users).toEqual([]);
+  });
+});

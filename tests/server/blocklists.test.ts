@@ -141,3 +141,17 @@ describe('blocklist_behavior: shadow_block', () => {
     await expect(harness.admin.unblockMessage(message.id)).rejects.toMatchObject({ code: 4 });
   });
 });
+
+describe('edits', () => {
+  it('refuses an edit that brings in a blocked word (4) and lets a flagged word through', async () => {
+    const { ac } = await guardedRoom('edited', 'block');
+    const { message } = await ac.sendMessage({ text: 'plain biscuits' });
+    await expect(alice.updateMessage({ id: message.id, text: 'fudge biscuits' })).rejects.toMatchObject({ code: 4 });
+    expect((await harness.admin.getMessage(message.id)).message.text).toBe('plain biscuits');
+    await alice.updateMessage({ id: message.id, text: 'oat biscuits' });
+
+    const flagged = await guardedRoom('edited-flag', 'flag');
+    const { message: other } = await flagged.ac.sendMessage({ text: 'plain cake' });
+    await alice.updateMessage({ id: other.id, text: 'cream cake' });
+  });
+});

@@ -262,6 +262,10 @@ const MEMBER_SCHEMA: FilterSchema = {
     channel_role: { kind: 'text', sql: 'm.channel_role' },
     created_at: { kind: 'date', sql: 'm.created_at' },
     updated_at: { kind: 'date', sql: 'm.updated_at' },
-    banned: { kind: 'boolean', sql: '0' },
+    // A ban from this channel in force (shadow bans are not shown).
+    banned: {
+      kind: 'boolean',
+      sql: "EXISTS (SELECT 1 FROM channel_bans b WHERE b.cid = m.cid AND b.user_id = m.user_id AND b.shadow = 0 AND (b.expires IS NULL OR b.expires > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))",
+    },
   },
 };

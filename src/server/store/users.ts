@@ -231,8 +231,11 @@ function userSchema(onlineIds: string[]): FilterSchema {
       created_at: { kind: 'date', sql: 'u.created_at' },
       updated_at: { kind: 'date', sql: 'u.updated_at' },
       last_active: { kind: 'date', sql: 'u.last_active' },
-      // Bans are not implemented yet: nobody is banned.
-      banned: { kind: 'boolean', sql: '0' },
+      // An app-wide ban in force (shadow bans are not shown).
+      banned: {
+        kind: 'boolean',
+        sql: "EXISTS (SELECT 1 FROM global_bans b WHERE b.user_id = u.id AND b.shadow = 0 AND (b.expires IS NULL OR b.expires > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))",
+      },
       online: {
         compile: (op, value): SqlFragment => {
           if (op !== '$eq' || typeof value !== 'boolean') {

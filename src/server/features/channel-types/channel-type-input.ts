@@ -63,6 +63,7 @@ export function changedChannelType(
       config.commands = commandNames(ctx, value);
     } else if (key === 'blocklist') {
       if (value !== null && typeof value !== 'string') throw ApiError.input('blocklist must be the name of a blocklist');
+      if (value && !ctx.store.blocklists.get(value)) throw ApiError.input(`blocklist "${value}" does not exist; create it with POST /blocklists`);
       if (value) config.blocklist = value;
       else delete config.blocklist;
     } else if (key === 'grants') {

@@ -7,6 +7,7 @@ import { channelType } from '../../auth/channel-access';
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { idList, optionalBoolean, optionalString, withoutKeys, type JsonObject } from '../../http/input';
+import { blocklistVerdict, BLOCKED_TEXT } from '../moderation/blocklist-check';
 import { NOT_CUSTOM } from './send-message';
 import type { ChannelRow } from '../../store/channels';
 import type { MessageFields } from '../../store/message-edits';
@@ -68,8 +69,12 @@ export function isPinned(row: MessageRow): boolean {
 
 function contentFields(ctx: ServerContext, channel: ChannelRow, row: MessageRow, input: JsonObject): MessageFields {
   const text = optionalString(input.text, 'message.text') ?? '';
-  const maxLength = channelType(ctx, channel.type).config.max_message_length ?? 5000;
+  const { config } = channelType(ctx, channel.type);
+  const maxLength = config.max_message_length ?? 5000;
   if (text.length > maxLength) throw ApiError.input(`message.text is longer than ${maxLength} characters`);
+  // An edit cannot bring in a word the type's blocklist would have kept out of a new message.
+  const verdict = text !== row.text ? blocklistVerdict(ctx.store, config, text) : undefined;
+  if (verdict && verdict.behavior !== 'flag') throw ApiError.input(BLOCKED_TEXT);
   // The same limits and image sizes as a new message (uploads/attachments.ts).
   const attachments = withUploadDimensions(ctx.store, attachmentList(input.attachments, 'message.attachments'));
   const custom = JSON.parse(row.custom) as JsonObject;
