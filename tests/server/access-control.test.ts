@@ -48,6 +48,13 @@ describe('channel types', () => {
     await expect(channel.sendMessage({ text: 'far too long a message' })).rejects.toMatchObject({ code: 4 });
     await expect(channel.sendReaction(message.id, { type: 'like' })).rejects.toMatchObject({ code: 17 });
 
+    // Only the commands the type offers run; search skips the type when it is turned off.
+    await expect(channel.sendMessage({ text: '/ban @bob' })).rejects.toMatchObject({ code: 4 });
+    await harness.admin.updateChannelType('quiet', { search: false });
+    expect((await alice.search({ cid: 'quiet:room' }, 'short')).results).toEqual([]);
+    await harness.admin.updateChannelType('quiet', { search: true });
+    expect((await alice.search({ cid: 'quiet:room' }, 'short')).results).toHaveLength(1);
+
     await harness.admin.updateChannelType('quiet', { reactions: true });
     await channel.query({});
     expect(channel.data?.own_capabilities).toContain('send-reaction');

@@ -61,4 +61,33 @@ describe('the spec\'s call table', () => {
     );
     expect(operatorSide.filter((r) => !r.ok).map((r) => `${r.call.method} ${r.call.path}`)).toEqual([]);
   });
+
+  it('answers malformed input to every served call with the provider\'s error JSON, never a 500', async () => {
+    // Wrong types for the fields calls read, in the body and (for GET and DELETE) the payload.
+    const wrong = {
+      id: {}, user_id: 12, user_ids: 'x', users: 7, user: [], set: 5, unset: 'name', data: 1, message: 2,
+      filter_conditions: 3, sort: {}, limit: 'many', offset: -1, cids: 'x', name: [], words: 'x', grants: [],
+      permissions: {}, target_user_id: {}, target_message_id: 9, timeout: 'soon', reason: {}, type: 5,
+      review_result: 1, message_ids: 'x', blocked_user_id: [], event: 'x', hard_delete: 'yes', add_members: {},
+    };
+    const failures: string[] = [];
+    for (const call of CALL_TABLE) {
+      if (call.path === '/connect' || call.path === '/longpoll') continue;
+      const path = call.path.replace(/\{id\}/g, 'x');
+      const token = await signToken({ server: true });
+      const reads = call.method === 'GET' || call.method === 'DELETE';
+      for (const body of reads ? [undefined] : ['[1,2]', '"text"', 'null', JSON.stringify(wrong), '{"a":'.repeat(50)]) {
+        const response = await harness.request(path, {
+          method: call.method,
+          token,
+          ...(body === undefined ? { query: { payload: JSON.stringify(wrong), ...Object.fromEntries(Object.entries(wrong).map(([k, v]) => [k, JSON.stringify(v)])) } } : { body }),
+        });
+        const json = response.body as { code?: unknown; StatusCode?: unknown } | string;
+        if (response.status >= 500 || (response.status >= 400 && (typeof json !== 'object' || typeof json.code !== 'number'))) {
+          failures.push(`${call.method} ${call.path} ${body?.slice(0, 20) ?? 'payload'} → ${response.status}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
 });

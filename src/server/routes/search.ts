@@ -31,14 +31,17 @@ export function searchRoutes(ctx: ServerContext) {
     const condition = messageCondition(payload.query, payload.message_filter_conditions);
     const order = searchOrder(payload.sort, condition.match !== undefined);
     const page = searchPage(payload);
-    const channels = ctx.store.channels.query({
-      filter: payload.filter_conditions,
-      sort: undefined,
-      limit: MAX_SEARCH_CHANNELS,
-      offset: 0,
-      viewerId: actor.server ? null : (actor.id ?? ''),
-      openTypes: openTypesFor(ctx, actor),
-    });
+    const channels = ctx.store.channels
+      .query({
+        filter: payload.filter_conditions,
+        sort: undefined,
+        limit: MAX_SEARCH_CHANNELS,
+        offset: 0,
+        viewerId: actor.server ? null : (actor.id ?? ''),
+        openTypes: openTypesFor(ctx, actor),
+      })
+      // A channel type with search turned off is never searched.
+      .filter((row) => ctx.store.channelTypes.get(row.type)?.config.search === true);
     const after = order.bySeq !== undefined && page.afterSeq !== undefined ? { seq: page.afterSeq, direction: order.bySeq } : undefined;
     const rows = condition.matchesNothing
       ? []

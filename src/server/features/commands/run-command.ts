@@ -19,6 +19,8 @@ import type { ChannelRow } from '../../store/channels';
 import type { UserRow } from '../../store/users';
 import { senderReply } from '../composer/sender-reply';
 import { banUser, mayBan, unbanUser } from '../moderation/bans';
+import { channelType } from '../../auth/channel-access';
+import { typeCommands } from '../../auth/channel-types';
 import { BUILTIN_NAMES, channelCommands } from './command-list';
 
 const COMMAND_TEXT = /^\/([A-Za-z0-9_-]+)(?:\s+([\s\S]*))?$/;
@@ -31,7 +33,9 @@ export function runCommand(ctx: ServerContext, channel: ChannelRow, actor: UserA
   const match = COMMAND_TEXT.exec(text);
   const name = (typeof input.command === 'string' && input.command ? input.command : match?.[1])?.toLowerCase();
   if (!name) return undefined;
-  const known: string[] = channelCommands(ctx.store).flatMap((command) => (command.name ? [command.name] : []));
+  // The channel type says which of the app's commands its channels offer.
+  const offered = typeCommands(channelType(ctx, channel.type).config, channelCommands(ctx.store));
+  const known: string[] = offered.flatMap((command) => (command.name ? [command.name] : []));
   if (!known.includes(name)) {
     throw ApiError.input(`/${name} is not a command in ${channel.type} channels (try ${known.map((n) => `/${n}`).join(', ')})`);
   }
