@@ -75,8 +75,8 @@ export type ChannelViewState = {
   unreadCount: number;
   /** Display names of the others typing right now. */
   typing: string[];
-  /** The visitor's own ban here (app-wide or in this channel), until when (null: for good); null when they may write. */
-  ban: { until: string | null } | null;
+  /** The visitor's own ban (app-wide or in this channel), until when (null: for good); null when they may write. */
+  ban: { until: string | null; app: boolean } | null;
   /** The channel was deleted while open. */
   deleted: boolean;
 };
@@ -189,8 +189,8 @@ export class ChannelHandle {
     }
     const { membership } = this.channel.state;
     const me = this.client.user as { banned?: boolean; ban_expires?: string } | undefined;
-    this.channelBan = membership?.banned ? { until: membership.ban_expires ?? null } : null;
-    this.appBan = me?.banned ? { until: me.ban_expires ?? null } : null;
+    this.channelBan = membership?.banned ? { until: membership.ban_expires ?? null, app: false } : null;
+    this.appBan = me?.banned ? { until: me.ban_expires ?? null, app: true } : null;
     this.stopListening ??= this.listen();
     applyChannelLimits(this.channel.messageComposer, this.channel);
     const unreadSince = this.channel.countUnread() > 0 ? (this.channel.lastRead() ?? null) : null;
@@ -210,7 +210,7 @@ export class ChannelHandle {
     const standing = this.client.on((event) => {
       const own = event.user?.id === this.client.userID;
       if (own && (event.type === 'user.banned' || event.type === 'user.unbanned') && (!event.cid || event.cid === this.cid)) {
-        const ban = event.type === 'user.banned' && !event.shadow ? { until: (event as { expiration?: string }).expiration ?? null } : null;
+        const ban = event.type === 'user.banned' && !event.shadow ? { until: (event as { expiration?: string }).expiration ?? null, app: !event.cid } : null;
         if (event.cid) this.channelBan = ban;
         else this.appBan = ban;
         this.sync(event);

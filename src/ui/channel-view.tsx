@@ -186,7 +186,7 @@ export function ChannelView({ handle, panel, setPanel, ownUserId, offline, onSen
           <MessageList handle={handle} ownUserId={ownUserId} onSendResult={onSendResult} onOpenThread={(message) => openThread(message.id)} />
           {ban && (
             <p className="notice banned" part="banned-notice" role="status">
-              {ban.until ? `You are banned from this conversation until ${formatBanEnd(ban.until)}.` : 'You are banned from this conversation.'}
+              {`You are banned from ${ban.app ? 'the chat' : 'this conversation'}${ban.until ? ` until ${formatBanEnd(ban.until)}` : ''}.`}
             </p>
           )}
           <Composer

@@ -183,3 +183,25 @@ describe('channel types and blocklists', () => {
     await expect(harness.admin.updateChannelType('messaging', { blocklist: 'never-made' })).rejects.toMatchObject({ code: 4 });
   });
 });
+
+describe('app-wide permissions of users', () => {
+  it('search-user taken away refuses queryUsers', async () => {
+    const alice = await harness.connect('alice');
+    await alice.queryUsers({ id: 'bob' });
+    await harness.admin.updateAppSettings({ grants: { user: ['update-user-owner', 'flag-user', 'mute-user', 'block-user'] } });
+    try {
+      await expect(alice.queryUsers({ id: 'bob' })).rejects.toMatchObject({ code: 17 });
+    } finally {
+      await harness.admin.updateAppSettings({ grants: {} });
+    }
+  });
+
+  it('refuses deleting a blocklist a channel type uses, and a type that still has (even deleted) channels', async () => {
+    await harness.admin.createBlockList({ name: 'in-use', words: ['x'] });
+    await harness.admin.createChannelType({ name: 'listed', blocklist: 'in-use' } as never);
+    await expect(harness.admin.deleteBlockList('in-use')).rejects.toMatchObject({ code: 4 });
+    const { ac } = await watchingPair(harness, 'only-one', 'alice', 'bob', 'listed');
+    await ac.delete();
+    await expect(harness.admin.deleteChannelType('listed')).rejects.toMatchObject({ code: 4 });
+  });
+});

@@ -119,11 +119,11 @@ describe('moderators, roles and invitations', () => {
 
     const erinChannel = erin.channel('messaging', 'invites');
     await erinChannel.watch();
-    await erinChannel.rejectInvite();
-    await erinChannel.query({});
-    expect(erinChannel.state.membership).toMatchObject({ invite_rejected_at: expect.any(String) });
-    expect(erinChannel.data?.own_capabilities).not.toContain('send-message');
+    const rejected = await erinChannel.rejectInvite();
+    expect(rejected.members.find((m) => m.user_id === 'erin')).toMatchObject({ invite_rejected_at: expect.any(String) });
     await expect(erinChannel.sendMessage({ text: 'let me in' })).rejects.toMatchObject({ code: 17 });
+    // Rejecting ends the access the invitation gave.
+    await expect(erin.channel('messaging', 'invites').query({})).rejects.toMatchObject({ code: 17 });
   });
 
   it('assigns a custom channel role that a grant gives powers to', async () => {
@@ -244,5 +244,75 @@ describe('frozen channels and slow mode', () => {
     await expect(harness.request('/channels/messaging/slow', {
       method: 'PATCH', body: { set: { cooldown: 999 } }, token: harness.token('alice'), userId: 'alice',
     })).resolves.toMatchObject({ body: { code: 4 } });
+  });
+});
+
+describe('what stays out of reach', () => {
+  it('a shadow-banned member\'s message cannot be read by id, by list, in a thread or pinned, and the ban is never shown to the chat', async () => {
+    const { a, b, ac, bc } = await watchingPair(harness, 'reach-shadow');
+    const { message: parent } = await ac.sendMessage({ text: 'thread starter' });
+    const banned = nextEvent(b, 'user.banned', () => true, 400).then(() => 'told', () => 'secret');
+    await serverChannel('reach-shadow').shadowBan('bob', { banned_by_id: 'alice' });
+    expect(await banned).toBe('secret');
+    const { message: hidden } = await bc.sendMessage({ text: 'hidden words' });
+    const { message: reply } = await bc.sendMessage({ text: 'hidden reply', parent_id: parent.id });
+    await harness.admin.pinMessage(hidden, null, 'bob' as never);
+
+    await expect(a.getMessage(hidden.id)).rejects.toMatchObject({ code: 16 });
+    expect((await ac.getMessagesById([hidden.id, parent.id])).messages.map((m) => m.id)).toEqual([parent.id]);
+    const { threads } = await a.queryThreads({ reply_limit: 10 } as never);
+    const thread = threads.find((t) => t.id === parent.id);
+    expect(thread?.state.getLatestValue().replies.map((m) => m.id) ?? []).not.toContain(reply.id);
+    const state = await ac.query({});
+    expect(state.pinned_messages?.map((m) => m.id)).not.toContain(hidden.id);
+    expect(state.members.find((m) => m.user_id === 'bob')).toMatchObject({ banned: false, shadow_banned: false });
+    // Their author still sees them.
+    expect((await b.getMessage(hidden.id)).message.text).toBe('hidden words');
+    await harness.admin.removeShadowBan('bob');
+  });
+
+  it('removeShadowBan leaves a full ban in place', async () => {
+    await watchingPair(harness, 'reach-unban');
+    await serverChannel('reach-unban').banUser('bob', { banned_by_id: 'alice' });
+    await serverChannel('reach-unban').removeShadowBan('bob');
+    const { bans } = await harness.admin.queryBannedUsers({ channel_cid: 'messaging:reach-unban' });
+    expect(bans?.map((ban) => ban.user?.id)).toEqual(['bob']);
+  });
+
+  it('a banned member cannot edit what they wrote', async () => {
+    const { b, bc } = await watchingPair(harness, 'reach-edit');
+    const { message } = await bc.sendMessage({ text: 'before the ban' });
+    await serverChannel('reach-edit').banUser('bob', { banned_by_id: 'alice' });
+    await expect(b.updateMessage({ id: message.id, text: 'after the ban' })).rejects.toMatchObject({ code: 17 });
+  });
+
+  it('a message of a deleted channel is gone, and someone else creating the channel again gets a new, empty one', async () => {
+    const { a, ac } = await watchingPair(harness, 'reach-deleted');
+    const { message } = await ac.sendMessage({ text: 'old news' });
+    await ac.delete();
+    await expect(a.getMessage(message.id)).rejects.toMatchObject({ code: 16 });
+    const carol = await harness.connect('carol');
+    const fresh = carol.channel('messaging', 'reach-deleted', { members: ['carol'] });
+    const state = await fresh.watch();
+    expect(state.messages).toEqual([]);
+    expect(state.members.map((m) => m.user_id)).toEqual(['carol']);
+    expect(state.channel.created_by?.id).toBe('carol');
+  });
+
+  it('members added with hide_history see nothing from before they joined', async () => {
+    const { ac } = await watchingPair(harness, 'reach-history');
+    await ac.sendMessage({ text: 'before dave' });
+    await ac.addMembers(['dave'], undefined, { hide_history: true });
+    await ac.sendMessage({ text: 'after dave' });
+    const dave = await harness.connect('dave');
+    const state = await dave.channel('messaging', 'reach-history').query({ messages: { limit: 10 } });
+    expect(state.messages.map((m) => m.text)).toEqual(['after dave']);
+  });
+
+  it('an update whose message cannot be sent changes nothing (no user to send it as)', async () => {
+    await watchingPair(harness, 'reach-atomic');
+    await expect(serverChannel('reach-atomic').update(data({ name: 'Half done' }), { text: 'who am I?' })).rejects.toMatchObject({ code: 4 });
+    const [channel] = await harness.admin.queryChannels({ cid: 'messaging:reach-atomic' });
+    expect((channel?.data as { name?: string }).name).toBeUndefined();
   });
 });

@@ -14,7 +14,7 @@ let bob: StreamChat;
 
 beforeAll(async () => {
   server = new StreamChat(API_KEY, API_SECRET, { baseURL: backend.server.url });
-  await server.upsertUsers([{ id: 'ann', name: 'Ann' }, { id: 'bob', name: 'Bob' }, { id: 'cleo', name: 'Cleo' }]);
+  await server.upsertUsers([{ id: 'ann', name: 'Ann' }, { id: 'bob', name: 'Bob' }, { id: 'cleo', name: 'Cleo' }, { id: 'dina', name: 'Dina' }]);
   bob = await otherUser(backend.server.url, 'bob');
 });
 
@@ -90,6 +90,16 @@ describe('the server\'s changes, live in the panel', () => {
     await waitFor(() => expect(part(el, 'banned-notice')?.textContent).toBe('You are banned from this conversation.'));
     expect(composerDisabled(el)).toBe(true);
     el.remove();
+  });
+
+  it('shows an app-wide ban already in force, with its end, when the panel opens', async () => {
+    await channelWithBob('op-app-ban', 'dina');
+    await server.banUser('dina', { timeout: 120, banned_by_id: 'bob' });
+    const el = await openAs('dina', 'op-app-ban');
+    await waitFor(() => expect(part(el, 'banned-notice')?.textContent).toMatch(/^You are banned from the chat until .+\.$/));
+    expect(composerDisabled(el)).toBe(true);
+    el.remove();
+    await server.unbanUser('dina');
   });
 
   it('tells a deactivated visitor their account is closed, with no "try again", and the error event', async () => {

@@ -7,6 +7,7 @@ import { appSettings } from '../features/app/settings';
 import type { ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import type { ChannelRow, MemberRow } from '../store/channels';
+import type { MessageRow } from '../store/messages';
 import type { Visibility } from '../store/visibility';
 
 export type ChannelAccess = {
@@ -40,7 +41,7 @@ export function accessTo(ctx: ServerContext, row: ChannelRow, actor: Actor): Cha
   return {
     type: scope.type,
     // Invited users see the channel they are invited to, to accept or reject it.
-    canRead: allowedInChannel(actor, settings, scope, 'read-channel') || member?.invited === 1,
+    canRead: allowedInChannel(actor, settings, scope, 'read-channel') || (member?.invited === 1 && !member.invite_rejected_at),
     capabilities: channelCapabilities(actor, settings, scope),
     member,
   };
@@ -89,4 +90,21 @@ export function openTypesFor(ctx: ServerContext, actor: Actor): string[] {
 export function messageVisibility(row: ChannelRow, actor: Actor, member: MemberRow | undefined): Visibility {
   const after = [row.truncated_at, member?.history_cleared_at].filter((at): at is string => !!at).sort().pop() ?? null;
   return { viewerId: actor.anonymous ? '' : actor.id, after };
+}
+
+/**
+ * The same rules as store/visibility.ts for rows already read (one message, a short list): what
+ * the actor may not see of a channel's messages is left out, all of it when the channel is deleted.
+ */
+export function visibleMessages(ctx: ServerContext, row: ChannelRow, actor: Actor, member: MemberRow | undefined, rows: MessageRow[]): MessageRow[] {
+  if (row.deleted_at) return [];
+  const { viewerId, after } = messageVisibility(row, actor, member);
+  if (viewerId === null) return rows.filter((message) => !after || message.created_at > after);
+  const blocked = new Set(ctx.store.blocks.blockedBy(viewerId).map((block) => block.blocked_user_id));
+  return rows.filter(
+    (message) =>
+      (!after || message.created_at > after) &&
+      (!message.shadowed || message.user_id === viewerId) &&
+      !blocked.has(message.user_id),
+  );
 }

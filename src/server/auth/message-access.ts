@@ -1,9 +1,9 @@
 // Finding a message for an action on it (`/messages/{id}/…`) and deciding whether the actor may
-// change it. The rules follow the capabilities in channel-types.ts: one's own messages need
+// change it. The rules follow the capabilities (auth/permissions.ts): one's own messages need
 // update-own-message / delete-own-message, anyone else's need the -any- variant; a hard delete
 // always needs delete-any-message. Server-side calls may do everything.
 import type { Actor } from './actor';
-import { accessTo, assertCanRead } from './channel-access';
+import { accessTo, assertCanRead, visibleMessages } from './channel-access';
 import type { ChannelAccess } from './channel-access';
 import type { ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
@@ -16,14 +16,18 @@ export type MessageTarget = {
   access: ChannelAccess & { member?: MemberRow };
 };
 
-/** The message and its channel, if the actor may read that channel; 404 (code 16) otherwise. */
+/**
+ * The message and its channel, if the actor may read that channel and see the message (not
+ * shadowed from them, not from someone they blocked, not truncated away); 404 (code 16) otherwise.
+ */
 export function messageInReach(ctx: ServerContext, id: string, actor: Actor): MessageTarget {
   const message = ctx.store.messages.get(id);
   if (!message) throw ApiError.notFound(`message with id ${id} not found`);
   const channel = ctx.store.channels.get(message.cid);
-  if (!channel) throw ApiError.notFound(`channel ${message.cid} does not exist`);
+  if (!channel || channel.deleted_at) throw ApiError.notFound(`channel ${message.cid} does not exist`);
   const access = accessTo(ctx, channel, actor);
   assertCanRead(channel, actor, access);
+  if (!visibleMessages(ctx, channel, actor, access.member, [message]).length) throw ApiError.notFound(`message with id ${id} not found`);
   return { message, channel, access };
 }
 

@@ -3,7 +3,7 @@
 // watcher_count and membership. Used by channel queries, queryChannels and events that carry a
 // whole channel (notification.message_new, notification.added_to_channel).
 import type { ChannelAPIResponse } from 'stream-chat';
-import { accessTo, messageVisibility } from '../auth/channel-access';
+import { accessTo, messageVisibility, visibleMessages } from '../auth/channel-access';
 import { presentChannel } from './channel';
 import type { Actor } from '../auth/actor';
 import type { ServerContext } from '../http/context';
@@ -31,7 +31,7 @@ export function channelState(
   const access = accessTo(ctx, row, actor);
   const memberRows = options.state ? store.channels.members(row.cid, options.members.limit, options.members.offset) : [];
   const messageRows = options.state ? store.messages.page(row.cid, options.messages, messageVisibility(row, actor, access.member)) : [];
-  const pinnedRows = options.state ? store.messageEdits.pinned(row.cid, new Date().toISOString()) : [];
+  const pinnedRows = options.state ? visibleMessages(ctx, row, actor, access.member, store.messageEdits.pinned(row.cid, new Date().toISOString())) : [];
   const viewer = presenter.forViewer(actor.id);
   // The viewer's draft of the channel's own composer (thread drafts come with their threads).
   const draftRow = options.state && actor.id !== null ? store.drafts.get(actor.id, row.cid, '') : undefined;
@@ -53,7 +53,7 @@ export function channelState(
     read: readRows.map((r) => presenter.read(r)),
     watchers: listedWatchers.map((id) => presenter.user(id)),
     watcher_count: watcherIds.length,
-    hidden: false,
+    hidden: access.member?.hidden === 1,
     ...(draftRow ? { draft: presentDraft(ctx, viewer, draftRow) } : {}),
   };
 }

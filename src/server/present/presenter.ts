@@ -40,8 +40,11 @@ export class Presenter extends UserPresenter {
   /** `me` in health.check: the user plus mutes, devices and unread totals. */
   ownUser(row: UserRow): OwnUserResponse {
     const unread = this.ctx.store.reads.summary(row.id);
+    // The user's own app-wide ban carries its end, so their client can say until when.
+    const ban = this.ctx.store.bans.global(row.id);
     return {
       ...this.fromRow(row),
+      ...(ban?.shadow === 0 && ban.expires ? { ban_expires: ban.expires } : {}),
       online: true,
       invisible: false,
       devices: [],
@@ -105,7 +108,8 @@ export class Presenter extends UserPresenter {
   }
 
   member(row: MemberRow): ChannelMemberResponse {
-    // The channel's own ban (an app-wide ban shows on the user).
+    // The channel's own ban (an app-wide ban shows on the user). A shadow ban is never shown to
+    // the chat: query_banned_users tells the site's server and moderators about it.
     const ban = this.ctx.store.bans.inChannel(row.cid, row.user_id);
     return {
       user_id: row.user_id,
@@ -117,8 +121,8 @@ export class Presenter extends UserPresenter {
       ...(row.invite_accepted_at ? { invite_accepted_at: row.invite_accepted_at } : {}),
       ...(row.invite_rejected_at ? { invite_rejected_at: row.invite_rejected_at } : {}),
       banned: ban?.shadow === 0,
-      shadow_banned: ban?.shadow === 1,
-      ...(ban?.expires ? { ban_expires: ban.expires } : {}),
+      shadow_banned: false,
+      ...(ban?.shadow === 0 && ban.expires ? { ban_expires: ban.expires } : {}),
       notifications_muted: false,
       pinned_at: row.pinned_at,
       archived_at: row.archived_at,

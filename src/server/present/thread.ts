@@ -3,7 +3,7 @@
 // read state, which Thread turns into its unread counts.
 import type { ReadResponse, ThreadResponse } from 'stream-chat';
 import type { Actor } from '../auth/actor';
-import { accessTo } from '../auth/channel-access';
+import { accessTo, visibleMessages } from '../auth/channel-access';
 import { presentChannel } from './channel';
 import type { ServerContext } from '../http/context';
 import type { Presenter } from './presenter';
@@ -29,7 +29,8 @@ export function presentThread(
 ): ThreadResponse {
   const viewer = presenter.forViewer(actor.id);
   const participants = thread ? ctx.store.threads.participants(parent.id) : [];
-  const replies = ctx.store.messageQueries.latestReplies(parent.id, options.replyLimit);
+  const member = actor.id === null ? undefined : ctx.store.channels.member(channel.cid, actor.id);
+  const replies = visibleMessages(ctx, channel, actor, member, ctx.store.messageQueries.latestReplies(parent.id, options.replyLimit));
   viewer.preloadUsers(participants.map((p) => p.user_id));
   const [parentMessage] = viewer.messages([parent]);
   if (!parentMessage) throw new Error(`message ${parent.id} could not be presented`);

@@ -1,7 +1,7 @@
 // Channel administration events: channel.updated / deleted / truncated to everyone watching
 // (and the members, who may have it in a list), channel.hidden / visible to the member who hid
 // it, and invitations to the invited user. Each is emitted once on the change feed.
-import type { ChannelResponse, Event, EventTypes, MessageResponse, UserResponse } from 'stream-chat';
+import type { ChannelResponse, Event, EventTypes, UserResponse } from 'stream-chat';
 import { userActor, type Actor } from '../auth/actor';
 import { accessTo } from '../auth/channel-access';
 import type { ServerContext } from '../http/context';
@@ -42,12 +42,12 @@ function event(
   };
 }
 
-export function notifyChannelUpdated(ctx: ServerContext, row: ChannelRow, actorId: string | null, message?: MessageResponse): void {
-  announceToChannel(ctx, row.cid, event(ctx, 'channel.updated', row, actorId, message ? { message } : {}), ctx.store.channels.memberIds(row.cid));
+export function notifyChannelUpdated(ctx: ServerContext, row: ChannelRow, actorId: string | null): void {
+  announceToChannel(ctx, row.cid, event(ctx, 'channel.updated', row, actorId), ctx.store.channels.memberIds(row.cid));
 }
 
-export function notifyChannelTruncated(ctx: ServerContext, row: ChannelRow, actorId: string | null, message?: MessageResponse): void {
-  announceToChannel(ctx, row.cid, event(ctx, 'channel.truncated', row, actorId, message ? { message } : {}));
+export function notifyChannelTruncated(ctx: ServerContext, row: ChannelRow, actorId: string | null): void {
+  announceToChannel(ctx, row.cid, event(ctx, 'channel.truncated', row, actorId));
 }
 
 /**

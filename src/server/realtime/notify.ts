@@ -28,7 +28,12 @@ function unreadCounter(ctx: ServerContext) {
   };
 }
 
-export function notifyMessageNew(ctx: ServerContext, row: ChannelRow, message: MessageResponse): void {
+/**
+ * message.new to the channel's watchers and notification.message_new to members elsewhere.
+ * `emit: false` delivers without recording a change (a held message released later was
+ * recorded when it was sent).
+ */
+export function notifyMessageNew(ctx: ServerContext, row: ChannelRow, message: MessageResponse, { emit = true } = {}): void {
   const { hub, store } = ctx;
   const unread = unreadCounter(ctx);
   const base = {
@@ -42,7 +47,7 @@ export function notifyMessageNew(ctx: ServerContext, row: ChannelRow, message: M
     watcher_count: hub.registry.watcherUserIds(row.cid).length,
   };
   const audience = messageAudience(ctx, message);
-  ctx.changes.emit({ type: 'message.new', ...base });
+  if (emit) ctx.changes.emit({ type: 'message.new', ...base });
   hub.toChannel(row.cid, (connection) => ({ type: 'message.new', ...base, ...unread(connection.userId) }), audience);
 
   // Thread-only replies stay inside the thread: no channel-list notification.

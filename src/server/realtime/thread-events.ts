@@ -30,8 +30,10 @@ export function recordThreadReply(ctx: ServerContext, channel: ChannelRow, reply
   );
   const [message] = new Presenter(ctx).messages([reply]);
   if (!message) return;
+  // Those who blocked the author hear nothing of the reply.
+  const blockers = store.blocks.blockersOf(reply.user_id);
   for (const participant of store.threads.participants(parent.id)) {
-    if (!hub.registry.isOnline(participant.user_id)) continue;
+    if (!hub.registry.isOnline(participant.user_id) || blockers.has(participant.user_id)) continue;
     hub.toUser(participant.user_id, {
       type: 'notification.thread_message_new',
       ...envelope(channel),

@@ -71,7 +71,7 @@ export function banRoutes(ctx: ServerContext) {
     const channel = scopeOf(query);
     assertMayBan(ctx, actor, channel);
     // Lifting a ban that is not there succeeds.
-    unbanUser(ctx, targetOf(query, actor), channel);
+    unbanUser(ctx, targetOf(query, actor), channel, query.shadow === 'true');
     return sendJson({ duration: elapsed(c) } satisfies APIResponse);
   });
 

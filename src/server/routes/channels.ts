@@ -120,7 +120,10 @@ export function distinctChannelId(actor: Actor, memberIds: string[]): string {
   return `!members-${hash.slice(0, 40)}`;
 }
 
-/** The channel, created if missing; one soft-deleted is created again, empty (the provider's rule). */
+/**
+ * The channel, created if missing. One soft-deleted is created anew, as if it never existed:
+ * its old rows go first, and the caller, members and data of this request make the new one.
+ */
 function existingOrCreated(
   ctx: ServerContext,
   type: ChannelTypeSettings,
@@ -129,26 +132,11 @@ function existingOrCreated(
   data: JsonObject,
   memberIds: string[],
 ): ChannelRow {
-  const cid = `${type.config.name}:${id}`;
-  const found = ctx.store.channels.get(cid);
-  if (!found) return createChannel(ctx, type, id, actor, data, memberIds);
-  if (!found.deleted_at) return found;
-  requireUser(actor, 'create channels');
-  assertMayCreateChannel(ctx, type, actor);
-  ctx.store.channelAdmin.restore(cid, new Date().toISOString());
-  return ctx.store.channels.get(cid) ?? found;
-}
-
-function createChannel(
-  ctx: ServerContext,
-  type: ChannelTypeSettings,
-  id: string,
-  actor: Actor,
-  data: JsonObject,
-  memberIds: string[],
-): ChannelRow {
+  const found = ctx.store.channels.get(`${type.config.name}:${id}`);
+  if (found && !found.deleted_at) return found;
   const creator = requireUser(actor, 'create channels');
   assertMayCreateChannel(ctx, type, actor);
+  if (found) ctx.store.channelAdmin.hardDelete(found.cid);
   const { store } = ctx;
   const others = [...new Set(memberIds)].filter((memberId) => memberId !== creator.id);
   const known = store.users.getMany(others);

@@ -5,6 +5,7 @@ import { Hono } from 'hono';
 import type { UpdateMessageAPIResponse } from 'stream-chat';
 import { actorFor, type Actor } from '../auth/actor';
 import { assertCapability } from '../auth/channel-access';
+import { assertNotBanned } from '../features/moderation/bans';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
@@ -91,6 +92,8 @@ export function messageEditRoutes(ctx: ServerContext) {
 
 /** Checks what the change needs, stores it and announces message.updated. */
 function applyChange(ctx: ServerContext, target: MessageTarget, actor: Actor, change: PlannedChange) {
+  // A banned user may not change what they wrote either.
+  if (actor.id !== null && !actor.server) assertNotBanned(ctx, target.channel, actor.id);
   if (change.content) assertMayChange(target, actor, 'update');
   if (change.pin) assertCapability(target.channel, actor, target.access, 'pin-message');
   const row = ctx.store.messageEdits.write(target.message.id, change.fields, new Date().toISOString());

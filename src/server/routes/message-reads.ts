@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import type { GetMessageAPIResponse, GetMultipleMessagesAPIResponse, GetRepliesAPIResponse } from 'stream-chat';
 import { actorFor } from '../auth/actor';
-import { accessTo, assertCanRead, messageVisibility } from '../auth/channel-access';
+import { accessTo, assertCanRead, messageVisibility, visibleMessages } from '../auth/channel-access';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import { elapsed, requireAuth, sendJson } from '../http/request';
@@ -32,11 +32,12 @@ export function messageReadRoutes(ctx: ServerContext) {
   routes.get('/channels/:type/:id/messages', auth, (c) => {
     const actor = actorFor(ctx.store, c.get('subject'), c.req.query('user_id'));
     const channel = existingChannel(ctx, c.req.param('type'), c.req.param('id'));
-    assertCanRead(channel, actor, accessTo(ctx, channel, actor));
+    const access = accessTo(ctx, channel, actor);
+    assertCanRead(channel, actor, access);
     const ids = [...new Set((c.req.query('ids') ?? '').split(',').map((id) => id.trim()).filter(Boolean))];
     if (!ids.length) throw ApiError.input('ids is a required field');
     if (ids.length > MAX_IDS) throw ApiError.input(`at most ${MAX_IDS} ids can be fetched at once`);
-    const rows = ctx.store.messageQueries.inChannel(channel.cid, ids);
+    const rows = visibleMessages(ctx, channel, actor, access.member, ctx.store.messageQueries.inChannel(channel.cid, ids));
     const messages = new Presenter(ctx, actor.id).messages(rows);
     return sendJson({ messages, duration: elapsed(c) } satisfies GetMultipleMessagesAPIResponse);
   });

@@ -106,7 +106,7 @@ export function moderationReviewRoutes(ctx: ServerContext) {
     const [message] = new Presenter(ctx).messages([ctx.store.messages.get(id) ?? row]);
     if (channel && message) {
       ctx.changes.emit({ type: 'message.unblocked' as EventTypes, ...envelope(channel), message, created_at: new Date().toISOString() });
-      notifyMessageNew(ctx, channel, message);
+      notifyMessageNew(ctx, channel, message, { emit: false });
     }
     return sendJson({ duration: elapsed(c) } satisfies APIResponse);
   });

@@ -11,6 +11,7 @@ import type { APIResponse, CastVoteAPIResponse, PollAnswer, PollVote, PollVotesA
 import { actorFor, requireUser, type Actor, type UserActor } from '../auth/actor';
 import { allowedInApp } from '../auth/policy';
 import { appSettings } from '../features/app/settings';
+import { assertNotBanned } from '../features/moderation/bans';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import { elapsed, readJson, readPayload, requireAuth, sendJson } from '../http/request';
@@ -37,6 +38,8 @@ export function pollVoteRoutes(ctx: ServerContext) {
     }
     if (ctx.store.messages.get(poll.message_id)?.deleted_at) throw ApiError.input('the message with this poll is deleted');
     assertPollCapability(ctx, poll, actor, 'cast-poll-vote');
+    const channel = poll.cid ? ctx.store.channels.get(poll.cid) : undefined;
+    if (channel && actor.id !== null && !actor.server) assertNotBanned(ctx, channel, actor.id);
     if (poll.is_closed) throw ApiError.input('poll is closed');
     return poll;
   };

@@ -16,6 +16,7 @@ import type { APIResponse, FileUploadConfig, SendFileAPIResponse } from 'stream-
 import { actorFor, requireUser, type Actor } from '../auth/actor';
 import { accessTo, assertCanRead, assertCapability, mayInChannel } from '../auth/channel-access';
 import { appSettings } from '../features/app/settings';
+import { assertNotBanned } from '../features/moderation/bans';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import { elapsed, requireAuth, sendJson } from '../http/request';
@@ -59,6 +60,7 @@ export function uploadRoutes(ctx: ServerContext) {
     const access = accessTo(ctx, row, actor);
     assertCanRead(row, actor, access);
     assertCapability(row, actor, access, 'upload-file');
+    if (actor.id !== null && !actor.server) assertNotBanned(ctx, row, actor.id);
     return row.cid;
   };
 

@@ -30,6 +30,7 @@ export function userRoutes(ctx: ServerContext) {
 
   routes.get('/users', auth, (c) => {
     const payload = readPayload(c);
+    assertAppPermission(actorFor(ctx.store, c.get('subject')), appSettings(ctx), 'search-user');
     const rows = ctx.store.users.query({
       filter: payload.filter_conditions,
       sort: payload.sort,

@@ -13,8 +13,6 @@ export function createChannelAdminStore(db: Db) {
        cooldown = @cooldown, updated_at = @now WHERE cid = @cid`,
   );
   const softDelete = db.prepare('UPDATE channels SET deleted_at = ?, updated_at = ? WHERE cid = ?');
-  // A channel created again after a soft delete starts empty: its old history stays hidden.
-  const restore = db.prepare('UPDATE channels SET deleted_at = NULL, truncated_at = deleted_at, updated_at = ? WHERE cid = ?');
   const hardDelete = db.prepare('DELETE FROM channels WHERE cid = ?');
   const truncate = db.prepare('UPDATE channels SET truncated_at = ?, updated_at = ? WHERE cid = ?');
   const removeMessagesBefore = db.prepare('DELETE FROM messages WHERE cid = ? AND created_at <= ?');
@@ -38,6 +36,7 @@ export function createChannelAdminStore(db: Db) {
     `UPDATE members SET hidden = 1, history_cleared_at = COALESCE(@clearedAt, history_cleared_at), updated_at = @now
      WHERE cid = @cid AND user_id = @userId`,
   );
+  const clearHistory = db.prepare('UPDATE members SET history_cleared_at = ? WHERE cid = ? AND user_id = ?');
   const show = db.prepare('UPDATE members SET hidden = 0, updated_at = ? WHERE cid = ? AND user_id = ?');
   const hiddenMembers = db.prepare<[string], { user_id: string }>('SELECT user_id FROM members WHERE cid = ? AND hidden = 1');
   const unhideAll = db.prepare('UPDATE members SET hidden = 0 WHERE cid = ? AND hidden = 1');
@@ -56,7 +55,6 @@ export function createChannelAdminStore(db: Db) {
       return channel.get(cid);
     },
     softDelete: (cid: string, now: string) => void softDelete.run(now, now, cid),
-    restore: (cid: string, now: string) => void restore.run(now, cid),
     hardDelete: (cid: string) => void hardDelete.run(cid),
     /** Hides (soft) or removes (hard) every message up to `at`; nobody has anything unread after. */
     truncate(cid: string, at: string, hard: boolean, now: string): void {
@@ -83,6 +81,10 @@ export function createChannelAdminStore(db: Db) {
       return hide.run({ cid, userId, now, clearedAt: clearHistory ? now : null }).changes > 0;
     },
     show: (cid: string, userId: string, now: string): boolean => show.run(now, cid, userId).changes > 0,
+    /** The member sees nothing before `at` (members added with hide_history). */
+    hideHistoryBefore(cid: string, userIds: string[], at: string): void {
+      for (const userId of userIds) clearHistory.run(at, cid, userId);
+    },
     /** A new message shows the channel again to everyone who hid it; returns who they were. */
     unhideAll(cid: string): string[] {
       const ids = hiddenMembers.all(cid).map((row) => row.user_id);

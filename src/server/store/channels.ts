@@ -84,6 +84,7 @@ export function createChannelStore(db: Db) {
     'SELECT * FROM members WHERE cid = ? ORDER BY created_at ASC, user_id ASC LIMIT ? OFFSET ?',
   );
   const memberIdList = db.prepare<[string], { user_id: string }>('SELECT user_id FROM members WHERE cid = ?');
+  const ofType = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM channels WHERE type = ?');
 
   function create(channel: NewChannel): ChannelRow {
     const cid = `${channel.type}:${channel.id}`;
@@ -156,6 +157,8 @@ export function createChannelStore(db: Db) {
     member: (cid: string, userId: string) => memberOf.get(cid, userId),
     members: (cid: string, limit: number, offset: number) => memberPage.all(cid, limit, offset),
     memberIds: (cid: string) => memberIdList.all(cid).map((row) => row.user_id),
+    /** Channels of a type, soft-deleted ones included. */
+    countOfType: (type: string) => ofType.get(type)?.n ?? 0,
     query,
     queryMembers,
   };

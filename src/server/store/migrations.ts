@@ -340,7 +340,11 @@ export const migrations: Migration[] = [
       -- automatic moderation decided ({"blocklist": name, "action": "flag"}), or NULL.
       ALTER TABLE messages ADD COLUMN shadowed INTEGER NOT NULL DEFAULT 0;
       ALTER TABLE messages ADD COLUMN moderation TEXT;
-      CREATE INDEX messages_user ON messages(user_id);
+      -- A user's messages (deletion, export, deactivation) and, per channel, their latest one (slow mode).
+      CREATE INDEX messages_user ON messages(user_id, cid, created_at);
+      CREATE INDEX reactions_user ON reactions(user_id);
+      CREATE INDEX poll_votes_voter ON poll_votes(user_id);
+      CREATE INDEX user_mutes_target ON user_mutes(target_id);
 
       -- A moderator's verdict on everything flagged about one target (a message or a user).
       CREATE TABLE flag_reviews (
@@ -396,6 +400,14 @@ export const migrations: Migration[] = [
       ALTER TABLE members ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0;
       -- hide with clear_history: the member no longer sees messages before this instant.
       ALTER TABLE members ADD COLUMN history_cleared_at TEXT;
+      -- A new message shows the channel again to those who hid it: found without a scan.
+      CREATE INDEX members_hidden ON members(cid) WHERE hidden = 1;
+
+      -- Users removed for good: a token issued before the removal must not bring them back.
+      CREATE TABLE deleted_users (
+        id         TEXT PRIMARY KEY,
+        deleted_at TEXT NOT NULL
+      );
 
       CREATE TABLE tasks (
         id         TEXT PRIMARY KEY,
@@ -418,7 +430,7 @@ export const migrations: Migration[] = [
         last_error      TEXT,
         created_at      TEXT NOT NULL
       );
-      CREATE INDEX webhook_outbox_due ON webhook_outbox(next_attempt_at);
+      CREATE INDEX webhook_outbox_due ON webhook_outbox(next_attempt_at, seq);
     `);
   },
 ];

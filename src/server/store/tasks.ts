@@ -2,7 +2,7 @@
 // records its progress; the work itself runs off the request (features/tasks).
 import type { Db } from './db';
 
-export type TaskStatus = 'waiting' | 'pending' | 'running' | 'completed' | 'failed';
+export type TaskStatus = 'waiting' | 'running' | 'completed' | 'failed';
 export type TaskRow = {
   id: string;
   type: string;
@@ -21,7 +21,7 @@ export function createTaskStore(db: Db) {
   // Tasks interrupted by a restart cannot resume their closure: say so instead of "running" forever.
   db.prepare(
     `UPDATE tasks SET status = 'failed', result = '{"error":{"type":"interrupted","description":"the server restarted while the task ran"}}'
-     WHERE status IN ('waiting', 'pending', 'running')`,
+     WHERE status IN ('waiting', 'running')`,
   ).run();
 
   return {

@@ -16,9 +16,10 @@ export function createWebhookOutboxStore(db: Db) {
   const insert = db.prepare(
     'INSERT INTO webhook_outbox (webhook_id, body, next_attempt_at, created_at) VALUES (?, ?, ?, ?)',
   );
-  // Oldest first: the receiver gets events in the order they happened, retries included.
+  // The earliest due first (on the index); a batch is sent concurrently and failures come back
+  // later, so receivers must not rely on order (the provider promises none either).
   const due = db.prepare<[number, number], OutboxRow>(
-    'SELECT * FROM webhook_outbox WHERE next_attempt_at <= ? ORDER BY seq LIMIT ?',
+    'SELECT * FROM webhook_outbox WHERE next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?',
   );
   const next = db.prepare<[], { at: number | null }>('SELECT MIN(next_attempt_at) AS at FROM webhook_outbox');
   const retry = db.prepare('UPDATE webhook_outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE seq = ?');
@@ -45,6 +46,5 @@ export function createWebhookOutboxStore(db: Db) {
     remove(seq: number): void {
       queued -= remove.run(seq).changes;
     },
-    size: () => queued,
   };
 }

@@ -48,16 +48,17 @@ export function truncateChannel(
   const at = given ? new Date(given).toISOString() : now;
   if (at > now) throw ApiError.input('truncated_at cannot be in the future');
   if (body.message !== undefined && body.message !== null && !isObject(body.message)) throw ApiError.input('message must be an object');
+  const sender = isObject(body.message) ? requireUser(actor, 'send the truncation message') : undefined;
   ctx.store.transaction(() => ctx.store.channelAdmin.truncate(row.cid, at, hard, now));
-  // Messages at or before `at` are gone: the accompanying one needs a later millisecond.
-  while (new Date().toISOString() <= at) {
-    // at most a millisecond
+  notifyChannelTruncated(ctx, ctx.store.channels.get(row.cid) ?? row, actor.id);
+  // Messages at or before `at` are gone: the accompanying one needs a later millisecond (a
+  // clock stepping back must not hang the server, hence the bound).
+  for (const started = Date.now(); new Date().toISOString() <= at && Date.now() - started < 5; ) {
+    // at most a millisecond or two
   }
   // The accompanying message comes after the cut, so it is the first thing left in the channel.
-  const message = isObject(body.message) ? sendMessage(ctx, row, requireUser(actor, 'send the truncation message'), body.message) : undefined;
-  const channel = ctx.store.channels.get(row.cid) ?? row;
-  notifyChannelTruncated(ctx, channel, actor.id, message);
-  return { channel, ...(message ? { message } : {}) };
+  const message = sender && isObject(body.message) ? sendMessage(ctx, row, sender, body.message) : undefined;
+  return { channel: ctx.store.channels.get(row.cid) ?? row, ...(message ? { message } : {}) };
 }
 
 export function hideChannel(ctx: ServerContext, row: ChannelRow, actor: Actor, clearHistory: boolean): void {

@@ -8,7 +8,7 @@ import { requireUser } from '../../auth/actor';
 import { accessTo, assertCanRead, assertCapability, type ChannelAccess } from '../../auth/channel-access';
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
-import { isObject, objectField, optionalBoolean, type JsonObject } from '../../http/input';
+import { isObject, objectField, optionalBoolean, optionalString, type JsonObject } from '../../http/input';
 import { Presenter } from '../../present/presenter';
 import { notifyChannelUpdated, notifyInvitation, notifyOwnCapabilities } from '../../realtime/channel-events';
 import { notifyMemberUpdated, notifyMembersAdded, notifyMembersRemoved } from '../../realtime/member-events';
@@ -54,6 +54,8 @@ export function updateChannel(ctx: ServerContext, row: ChannelRow, actor: Actor,
   }
   if (leavingOnly) assertCapability(row, actor, access, 'leave-channel');
   if (answer !== undefined) assertInvited(actor, access);
+  // Checked before anything changes, so a refusal changes nothing.
+  const sender = request.message ? requireUser(actor, 'send the update message') : undefined;
 
   const now = new Date().toISOString();
   const { store } = ctx;
@@ -70,6 +72,8 @@ export function updateChannel(ctx: ServerContext, row: ChannelRow, actor: Actor,
         store.channelAdmin.setRole(row.cid, member.userId, roleFor(member.channelRole), member.channelRole, now);
       }
     }
+    // hide_history: the new members start with an empty history (or one from hide_history_before).
+    if (request.hideHistoryBefore) store.channelAdmin.hideHistoryBefore(row.cid, addedIds, request.hideHistoryBefore === 'now' ? now : request.hideHistoryBefore);
     result.added = addedIds.flatMap((id) => store.channels.member(row.cid, id) ?? []);
     const invitedIds = store.channelAdmin.invite(row.cid, inviting, now);
     result.invited = invitedIds.flatMap((id) => store.channels.member(row.cid, id) ?? []);
@@ -104,11 +108,10 @@ export function updateChannel(ctx: ServerContext, row: ChannelRow, actor: Actor,
   if (changed.answered) {
     notifyInvitation(ctx, channel, answer ? 'notification.invite_accepted' : 'notification.invite_rejected', changed.answered);
   }
-  const message = request.message
-    ? sendMessage(ctx, channel, requireUser(actor, 'send the update message'), request.message)
-    : undefined;
+  if (request.data) notifyChannelUpdated(ctx, channel, actor.id);
+  // The changes are made and announced; the accompanying message follows them.
+  const message = sender && request.message ? sendMessage(ctx, channel, sender, request.message) : undefined;
   channel = store.channels.get(row.cid) ?? channel;
-  if (request.data) notifyChannelUpdated(ctx, channel, actor.id, message);
 
   const presenter = new Presenter(ctx);
   const memberRows = store.channels.members(row.cid, 100, 0);
@@ -137,7 +140,7 @@ function parseRequest(ctx: ServerContext, row: ChannelRow, body: JsonObject) {
   const data: DataChange | undefined = body.data === undefined ? undefined : channelDataChange(row, { replace: objectField(body.data, 'data') });
   if (body.message !== undefined && body.message !== null && !isObject(body.message)) throw ApiError.input('message must be an object');
   const message = isObject(body.message) ? body.message : undefined;
-  return { adding, removing, inviting, moderators, demoting, roles, answer, data, message };
+  return { adding, removing, inviting, moderators, demoting, roles, answer, data, message, hideHistoryBefore: hiddenHistory(body) };
 }
 
 function assertInvited(actor: Actor, access: ChannelAccess): void {
@@ -171,4 +174,14 @@ function memberList(value: unknown, name: string): NewMember[] {
     }
     throw ApiError.input(`${name}[${index}] must be a user id or {user_id, channel_role}`);
   });
+}
+
+/** `hide_history` (everything so far) or `hide_history_before` (a date): 'now', a date, or undefined. */
+function hiddenHistory(body: JsonObject): string | undefined {
+  const before = optionalString(body.hide_history_before, 'hide_history_before');
+  if (before !== undefined) {
+    if (Number.isNaN(Date.parse(before))) throw ApiError.input('hide_history_before must be a date');
+    return new Date(before).toISOString();
+  }
+  return optionalBoolean(body.hide_history, 'hide_history') ? 'now' : undefined;
 }

@@ -19,6 +19,8 @@ import type { ChannelRow } from '../../store/channels';
 import type { UserRow } from '../../store/users';
 import { senderReply } from '../composer/sender-reply';
 import { banUser, mayBan, unbanUser } from '../moderation/bans';
+import { allowedInApp } from '../../auth/policy';
+import { appSettings } from '../app/settings';
 import { channelType } from '../../auth/channel-access';
 import { typeCommands } from '../../auth/channel-types';
 import { BUILTIN_NAMES, channelCommands } from './command-list';
@@ -55,6 +57,7 @@ export function runCommand(ctx: ServerContext, channel: ChannelRow, actor: UserA
 
   switch (name) {
     case 'mute':
+      if (!allowedInApp(actor, appSettings(ctx), 'mute-user')) return reply('error', 'You are not allowed to mute users.');
       ctx.store.mutes.muteUser(actor.id, target.id, null, now);
       notifyMutesUpdated(ctx, actor.id, 'user');
       return reply('ephemeral', `${targetName} has been muted.`);

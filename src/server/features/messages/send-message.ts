@@ -49,10 +49,12 @@ export function sendMessage(ctx: ServerContext, row: ChannelRow, actor: UserActo
     const shown = ctx.store.channelAdmin.unhideAll(channel.cid);
     if (shown.length) notifyChannelVisible(ctx, channel, shown);
   }
-  // Thread participants and unread counts, before the parent is presented with them.
-  if (stored.parent_id) recordThreadReply(ctx, channel, stored);
+  // Thread participants and unread counts, before the parent is presented with them; a
+  // shadowed reply exists for its author alone and changes neither.
+  const threaded = stored.parent_id && !stored.shadowed ? stored.parent_id : undefined;
+  if (threaded) recordThreadReply(ctx, channel, stored);
   // The parent's reply_count changed; the SDK only learns that from message.updated.
-  const parent = stored.parent_id ? ctx.store.messages.get(stored.parent_id) : undefined;
+  const parent = threaded ? ctx.store.messages.get(threaded) : undefined;
   // Per receiver, so a Thread's parent keeps each user's own_reactions.
   if (parent) publishMessageEvent(ctx, channel, 'message.updated', parent, null);
   prepared.after(stored);

@@ -62,7 +62,10 @@ export function banUser(ctx: ServerContext, request: BanRequest): void {
 }
 
 /** Lifts the ban (shadow or not) in that scope; lifting none tells nobody. */
-export function unbanUser(ctx: ServerContext, targetId: string, channel: ChannelRow | null): void {
+/** Lifts the ban; `shadowOnly` (removeShadowBan) leaves a full ban in place. */
+export function unbanUser(ctx: ServerContext, targetId: string, channel: ChannelRow | null, shadowOnly = false): void {
+  const current = channel ? ctx.store.bans.inChannel(channel.cid, targetId) : ctx.store.bans.global(targetId);
+  if (shadowOnly && current && !current.shadow) return;
   const lifted = ctx.store.bans.unban(channel?.cid ?? null, targetId);
   if (!lifted) return;
   announceBan(ctx, channel, targetId, {
@@ -97,9 +100,14 @@ type BanEvent = Event & { created_by?: UserResponse; reason?: string; expiration
 
 /**
  * A channel ban is told to the channel's watchers and the banned user; an app-wide one to the
- * banned user and whoever watches a channel they belong to.
+ * banned user and whoever watches a channel they belong to. A shadow ban is a secret from
+ * everyone in the chat, the banned user first: it goes to the change feed (webhooks) only.
  */
 function announceBan(ctx: ServerContext, channel: ChannelRow | null, targetId: string, event: BanEvent): void {
+  if (event.shadow) {
+    ctx.changes.emit(channel ? { ...event, ...envelope(channel) } : event);
+    return;
+  }
   if (channel) {
     announceToChannel(ctx, channel.cid, { ...event, ...envelope(channel) }, [targetId]);
     return;

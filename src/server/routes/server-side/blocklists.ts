@@ -58,7 +58,11 @@ export function blocklistRoutes(ctx: ServerContext) {
   });
 
   routes.delete('/blocklists/:name', server, (c) => {
-    ctx.store.blocklists.remove(existing(c.req.param('name')).name);
+    const { name } = existing(c.req.param('name'));
+    // Deleting a list a channel type uses would silently turn its moderation off.
+    const users = ctx.store.channelTypes.all().filter((type) => type.config.blocklist === name).map((type) => type.config.name);
+    if (users.length) throw ApiError.input(`blocklist "${name}" is used by the channel types ${users.join(', ')}; change them first`);
+    ctx.store.blocklists.remove(name);
     return sendJson({ duration: elapsed(c) } satisfies APIResponse);
   });
 

@@ -52,15 +52,7 @@ export function channelTypeRoutes(ctx: ServerContext) {
 
   routes.delete('/channeltypes/:type', server, (c) => {
     const name = existing(c.req.param('type')).config.name;
-    const inUse = ctx.store.channels.query({
-      filter: { type: name },
-      sort: undefined,
-      limit: 1,
-      offset: 0,
-      viewerId: null,
-      openTypes: [],
-    });
-    if (inUse.length) throw ApiError.input(`channel type "${name}" still has channels; delete them first`);
+    if (ctx.store.channels.countOfType(name) > 0) throw ApiError.input(`channel type "${name}" still has channels; delete them first`);
     ctx.store.channelTypes.remove(name);
     return sendJson({ duration: elapsed(c) } satisfies APIResponse);
   });

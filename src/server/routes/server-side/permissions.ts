@@ -4,7 +4,7 @@
 // but not evaluated). A custom role can be a user's role or a member's channel role.
 import { Hono } from 'hono';
 import type { APIResponse, CreateRoleAPIResponse, ListRolesAPIResponse, PermissionAPIResponse, PermissionsAPIResponse } from 'stream-chat';
-import { BUILTIN_PERMISSIONS, BUILTIN_ROLES, presentPermission } from '../../auth/permissions';
+import { actionName, BUILTIN_PERMISSIONS, BUILTIN_ROLES, presentPermission } from '../../auth/permissions';
 import type { AppEnv, ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { isObject, optionalBoolean, optionalString, requiredString, type JsonObject } from '../../http/input';
@@ -94,7 +94,7 @@ function customPermission(id: string, body: JsonObject, now: string): CustomPerm
   const name = requiredString(body.name, 'name');
   const action = requiredString(body.action, 'action');
   // `action` names the built-in action: its id (`update-channel`) or the provider's name (`UpdateChannel`).
-  const target = BUILTIN_PERMISSIONS.find((p) => p.id === action || p.name.replace(/\s/g, '') === action || pascal(p.id) === action);
+  const target = BUILTIN_PERMISSIONS.find((p) => p.id === action || p.name.replace(/\s/g, '') === action || actionName(p.id) === action);
   if (!target) throw ApiError.input(`action "${action}" is not a built-in action`);
   if (body.condition !== undefined && !isObject(body.condition)) throw ApiError.input('condition must be an object');
   return {
@@ -110,6 +110,3 @@ function customPermission(id: string, body: JsonObject, now: string): CustomPerm
   };
 }
 
-function pascal(id: string): string {
-  return id.split('-').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
-}
