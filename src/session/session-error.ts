@@ -58,9 +58,18 @@ export function closedAccount(how: 'deactivated' | 'deleted'): SessionError {
 
 /** A refusal that says the account is closed (the backend's words for it). */
 function accountError(error: unknown): SessionError | null {
-  const { text } = describeApiError(error);
-  if (/deactivated/i.test(text)) return closedAccount('deactivated');
-  if (/was deleted/i.test(text)) return closedAccount('deleted');
+  // A refused socket carries the backend's error as JSON in its message.
+  let text = errorDetail(error);
+  if (text.startsWith('{')) {
+    try {
+      text = String((JSON.parse(text) as { message?: unknown }).message ?? text);
+    } catch {
+      // not JSON after all
+    }
+  }
+  // The backend's refusals of a closed account: "user 'ann' was deactivated …" / "… was deleted".
+  if (/\buser '[^']*' was deactivated\b/.test(text)) return closedAccount('deactivated');
+  if (/\buser '[^']*' was deleted\b/.test(text)) return closedAccount('deleted');
   return null;
 }
 

@@ -137,3 +137,16 @@ describe('moderators', () => {
     moderator.remove();
   });
 });
+
+describe('a closed account, on opening', () => {
+  it('says so when a deactivated visitor opens the chat again, with the error event', async () => {
+    await server.upsertUsers([{ id: 'eve', name: 'Eve' }]);
+    await server.deactivateUser('eve');
+    stubTokenEndpoint({ token: tokenFor('eve'), user: { id: 'eve' } });
+    const el = mount({ 'api-key': API_KEY, 'base-url': backend.server.url, channel: 'messaging:general', 'token-endpoint': '/token/eve', open: true });
+    const failed = await waitForEvent(el, 'chat-widget-error');
+    expect(failed.reason).toBe('account-deactivated');
+    await shadow(el).findByText('Your chat account has been deactivated.');
+    el.remove();
+  });
+});

@@ -1,5 +1,6 @@
-// What sending a message involves beyond storing it, for the composer's features: a banned
-// sender is refused (a shadow-banned one is stored shadowed), slash commands run (and may answer
+// What sending a message involves beyond storing it: the sender's capabilities, a channel that
+// takes messages (not disabled, frozen or in slow mode for them), a banned sender refused (a
+// shadow-banned one stored shadowed), slash commands run (and may answer
 // instead of storing), the channel type's blocklist blocks or flags the text, attachments are
 // capped at 10 and images given their size, a poll is checked and tied to the message, a shared
 // location is validated and stored, and the composer's draft is used up. The sender calls
@@ -7,13 +8,13 @@
 import { randomUUID } from 'node:crypto';
 import type { MessageResponse } from 'stream-chat';
 import type { UserActor } from '../../auth/actor';
-import { accessTo, assertCapability } from '../../auth/channel-access';
+import { accessTo, assertCapability, mayInChannel, type ChannelAccess } from '../../auth/channel-access';
 import { runCommand } from '../commands/run-command';
 import { assertNotBanned, isShadowBanned } from '../moderation/bans';
 import { blockedReply, blocklistVerdict, moderationMark } from '../moderation/blocklist-check';
 import { notifyMessageFlagged } from '../moderation/flag-events';
 import type { ServerContext } from '../../http/context';
-import { ApiError } from '../../http/errors';
+import { ApiError, ErrorCode } from '../../http/errors';
 import { optionalString, type JsonObject } from '../../http/input';
 import { parseLocation, type LocationInput } from '../locations/shared-location';
 import { Presenter } from '../../present/presenter';
@@ -31,6 +32,8 @@ export type PreparedSend = {
   input: JsonObject;
   /** Moderation's marks on the message to store (store/messages.ts NewMessage). */
   marks: MessageMarks;
+  /** The sender's access to the channel, as checked here. */
+  access: ChannelAccess;
   save(message: MessageRow): void;
   after(message: MessageRow): void;
 };
@@ -39,12 +42,13 @@ export function prepareSend(ctx: ServerContext, channel: ChannelRow, actor: User
   const { store } = ctx;
   const access = accessTo(ctx, channel, actor);
   assertCapability(channel, actor, access, 'send-message');
+  assertWritable(ctx, channel, actor, access);
   assertNotBanned(ctx, channel, actor.id);
   assertNotBlockedInDirectChannel(ctx, channel, actor.id);
   const marks: MessageMarks = { shadowed: isShadowBanned(ctx, channel, actor.id), moderation: null };
   const noop = () => {};
   const reply = runCommand(ctx, channel, actor, raw);
-  if (reply) return { reply, input: raw, marks, save: noop, after: noop };
+  if (reply) return { reply, input: raw, marks, access, save: noop, after: noop };
 
   // The provider leaves messages sent server-side unmoderated (unless force_moderation, which
   // the message alone does not carry).
@@ -52,7 +56,7 @@ export function prepareSend(ctx: ServerContext, channel: ChannelRow, actor: User
   const verdict = actor.server ? undefined : blocklistVerdict(store, access.type.config, text);
   if (verdict?.behavior === 'block') {
     const blocked = blockedReply(new Presenter(ctx, actor.id), channel, actor, raw, text);
-    return { reply: blocked, input: raw, marks, save: noop, after: noop };
+    return { reply: blocked, input: raw, marks, access, save: noop, after: noop };
   }
   if (verdict) {
     marks.moderation = moderationMark(verdict);
@@ -84,6 +88,7 @@ export function prepareSend(ctx: ServerContext, channel: ChannelRow, actor: User
   return {
     input,
     marks,
+    access,
     save(message) {
       // Automatic moderation files its flag in the author's name (store/flags.ts).
       if (verdict) store.flags.flag(actor.id, 'message', message.id, null, message.created_at);
@@ -115,5 +120,23 @@ function assertNotBlockedInDirectChannel(ctx: ServerContext, channel: ChannelRow
   const other = ctx.store.channels.memberIds(channel.cid).find((id) => id !== senderId);
   if (other && ctx.store.blocks.betweenEither(senderId, other)) {
     throw ApiError.notAllowed(`messages between ${senderId} and ${other} are blocked in the direct conversation ${channel.cid}`);
+  }
+}
+
+/**
+ * A disabled channel takes no messages; a frozen one only from those granted
+ * use-frozen-channel; slow mode lets a user send once per `cooldown` seconds unless they may
+ * skip it.
+ */
+function assertWritable(ctx: ServerContext, row: ChannelRow, actor: UserActor, access: ChannelAccess): void {
+  if (row.disabled) throw ApiError.notAllowed(`channel ${row.cid} is disabled`);
+  if (row.frozen && !mayInChannel(ctx, row, actor, 'use-frozen-channel')) {
+    throw ApiError.notAllowed(`channel ${row.cid} is frozen: no new messages until it is unfrozen`);
+  }
+  if (!row.cooldown || access.capabilities.includes('skip-slow-mode')) return;
+  const last = ctx.store.messageQueries.lastSentAt(row.cid, actor.id);
+  const waitMs = last ? Date.parse(last) + row.cooldown * 1000 - Date.now() : 0;
+  if (waitMs > 0) {
+    throw new ApiError(ErrorCode.CoolDown, `slow mode: you can send one message every ${row.cooldown} s; wait ${Math.ceil(waitMs / 1000)} s`, 403);
   }
 }

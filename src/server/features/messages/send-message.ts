@@ -5,10 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import type { MessageResponse } from 'stream-chat';
 import type { UserActor } from '../../auth/actor';
-import { accessTo, assertCapability, mayInChannel, type ChannelAccess } from '../../auth/channel-access';
+import { assertCapability } from '../../auth/channel-access';
 import type { ServerContext } from '../../http/context';
-import { prepareSend, type MessageMarks } from '../composer/send';
-import { ApiError, ErrorCode } from '../../http/errors';
+import { prepareSend, type PreparedSend } from '../composer/send';
+import { ApiError } from '../../http/errors';
 import { idList, isObject, optionalBoolean, optionalString, withoutKeys, type JsonObject } from '../../http/input';
 import { Presenter } from '../../present/presenter';
 import { notifyChannelVisible } from '../../realtime/channel-events';
@@ -35,7 +35,7 @@ export function sendMessage(ctx: ServerContext, row: ChannelRow, actor: UserActo
   const prepared = prepareSend(ctx, row, actor, input);
   if (prepared.reply) return prepared.reply;
   const stored = ctx.store.transaction(() => {
-    const message = storeMessage(ctx, row, actor, prepared.input, prepared.marks);
+    const message = storeMessage(ctx, row, actor, prepared);
     prepared.save(message);
     return message;
   });
@@ -61,14 +61,12 @@ export function sendMessage(ctx: ServerContext, row: ChannelRow, actor: UserActo
   return message;
 }
 
-function storeMessage(ctx: ServerContext, row: ChannelRow, actor: UserActor, input: JsonObject, marks: MessageMarks): MessageRow {
+/** Stores the message prepareSend checked (capabilities, bans, a writable channel). */
+function storeMessage(ctx: ServerContext, row: ChannelRow, actor: UserActor, { input, marks, access }: PreparedSend): MessageRow {
   const { store } = ctx;
-  const access = accessTo(ctx, row, actor);
   const config = access.type.config;
   const parentId = optionalString(input.parent_id, 'message.parent_id') ?? null;
   const quotedId = optionalString(input.quoted_message_id, 'message.quoted_message_id') ?? null;
-  assertCapability(row, actor, access, 'send-message');
-  assertWritable(ctx, row, actor, access);
   if (parentId) assertCapability(row, actor, access, 'send-reply');
   if (quotedId) assertCapability(row, actor, access, 'quote-message');
 
@@ -132,20 +130,3 @@ function storeMessage(ctx: ServerContext, row: ChannelRow, actor: UserActor, inp
   });
 }
 
-/**
- * A disabled channel takes no messages; a frozen one only from those granted
- * use-frozen-channel; slow mode lets a user send once per `cooldown` seconds unless they may
- * skip it.
- */
-function assertWritable(ctx: ServerContext, row: ChannelRow, actor: UserActor, access: ChannelAccess): void {
-  if (row.disabled) throw ApiError.notAllowed(`channel ${row.cid} is disabled`);
-  if (row.frozen && !mayInChannel(ctx, row, actor, 'use-frozen-channel')) {
-    throw ApiError.notAllowed(`channel ${row.cid} is frozen: no new messages until it is unfrozen`);
-  }
-  if (!row.cooldown || access.capabilities.includes('skip-slow-mode')) return;
-  const last = ctx.store.messageQueries.lastSentAt(row.cid, actor.id);
-  const waitMs = last ? Date.parse(last) + row.cooldown * 1000 - Date.now() : 0;
-  if (waitMs > 0) {
-    throw new ApiError(ErrorCode.CoolDown, `slow mode: you can send one message every ${row.cooldown} s; wait ${Math.ceil(waitMs / 1000)} s`, 403);
-  }
-}

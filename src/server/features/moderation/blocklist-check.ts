@@ -24,12 +24,11 @@ export const BLOCKED_TEXT = 'Message was blocked by moderation policies';
 /** What the type's blocklist says about `text`; undefined when nothing matches. */
 export function blocklistVerdict(store: Store, config: ChannelTypeConfig, text: string): BlocklistVerdict | undefined {
   if (!config.blocklist || !text) return undefined;
-  const list = store.blocklists.get(config.blocklist);
-  if (!list) return undefined;
-  const listed = new Set((JSON.parse(list.words) as string[]).map((word) => word.toLowerCase()));
+  const listed = store.blocklists.wordSet(config.blocklist);
+  if (!listed) return undefined;
   const word = wordsOf(text).find((candidate) => listed.has(candidate));
   if (!word) return undefined;
-  return { blocklist: list.name, behavior: behaviorOf(config), word };
+  return { blocklist: config.blocklist, behavior: behaviorOf(config), word };
 }
 
 /** What moderation stores on a message it let through (messages.moderation). */
