@@ -3,7 +3,16 @@
 // users affected see it: refused calls and connections, messages marked deleted or gone, and
 // the events their clients act on.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { StreamChat, type UserResponse } from 'stream-chat';
+import { StreamChat, type Event, type UserResponse } from 'stream-chat';
+import { restoreUsers, singleDeletionPlan, startDeletion } from '../../src/server/features/users/delete-users';
+import type { ServerContext } from '../../src/server/http/context';
+import { RateLimitCounters } from '../../src/server/http/rate-limit-counters';
+import { announceToContacts, onlineContactsOf } from '../../src/server/realtime/announce';
+import { ChangeFeed } from '../../src/server/realtime/change-feed';
+import { RealtimeHub } from '../../src/server/realtime/hub';
+import { Timers } from '../../src/server/realtime/timers';
+import { openStore } from '../../src/server/store/store';
+import type { UserRow } from '../../src/server/store/users';
 import { API_KEY, API_SECRET, collectEvents, createUsers, nextEvent, signToken, startHarness, type Harness } from './helpers';
 import { sleep } from './scenes';
 
@@ -41,11 +50,13 @@ describe('partial updates', () => {
   beforeAll(async () => {
     await createUsers(harness, 'uma', 'vic');
     await harness.admin.partialUpdateUser({ id: 'uma', set: custom({ color: 'red' }) });
+    // user.updated reaches those who share a channel with the user.
+    await harness.admin.channel('messaging', 'uma-and-vic', { created_by_id: 'uma', members: ['uma', 'vic'] }).create();
     uma = await harness.connect('uma');
     vic = await harness.connect('vic');
   });
 
-  it('lets a user update themselves with set and unset, and every client hears user.updated', async () => {
+  it('lets a user update themselves with set and unset, and their co-members hear user.updated', async () => {
     const heard = nextEvent(vic, 'user.updated', (event) => event.user?.id === 'uma');
     const own = nextEvent(uma, 'user.updated');
     const { users } = await uma.partialUpdateUser({ id: 'uma', set: custom({ name: 'Uma T', hobby: 'go' }), unset: customKeys('color') });
@@ -115,8 +126,9 @@ describe('token revocation', () => {
 });
 
 describe('deactivation', () => {
-  it('shuts a deactivated user out: socket closed, calls and reconnects refused; watchers hear it', async () => {
+  it('shuts a deactivated user out: socket closed, calls and reconnects refused; co-members hear it', async () => {
     await createUsers(harness, 'dan', 'wes');
+    await harness.admin.channel('messaging', 'dan-and-wes', { created_by_id: 'dan', members: ['dan', 'wes'] }).create();
     const dan = await harness.connect('dan');
     const wes = await harness.connect('wes');
     const heard = nextEvent(wes, 'user.deactivated');
@@ -183,7 +195,7 @@ describe('deactivation', () => {
 });
 
 describe('deletion', () => {
-  it('soft-deletes as a task: messages marked deleted, user.deleted heard, sign-in refused, restorable', async () => {
+  it('soft-deletes as a task: messages marked deleted, user.deleted heard, sign-in refused, restorable with user.updated', async () => {
     await createUsers(harness, 'ida', 'jon');
     const ida = await harness.connect('ida');
     const jon = await harness.connect('jon');
@@ -210,7 +222,9 @@ describe('deletion', () => {
     await expect(harness.connect('ida')).rejects.toThrow(/deleted/);
     expect((await harness.admin.queryUsers({ id: 'ida' })).users).toEqual([]);
 
+    const restored = nextEvent(jon, 'user.updated', (event) => event.user?.id === 'ida');
     await harness.admin.restoreUsers(['ida']);
+    expect((await restored).user?.deleted_at).toBeUndefined();
     await harness.connect('ida');
     expect((await harness.admin.queryUsers({ id: 'ida' })).users[0]?.deleted_at).toBeUndefined();
   });
@@ -320,5 +334,154 @@ describe('export and custom events', () => {
     await expect(harness.admin.sendUserCustomEvent('quin', { type: 'message.new' })).rejects.toMatchObject({ code: 4 });
     await expect(harness.admin.sendUserCustomEvent('nobody-known', { type: 'hello' })).rejects.toMatchObject({ code: 4 });
     await expect(first.sendUserCustomEvent('ross', { type: 'hello' })).rejects.toMatchObject({ code: 17 });
+  });
+});
+
+describe('hard-deleted users stay deleted', () => {
+  it('refuses the old tokens (no iat, or issued before the removal) with 401 code 2 without recreating the user; a later token does', async () => {
+    await createUsers(harness, 'xena');
+    const noIat = harness.token('xena');
+    const issuedBefore = signer.createToken('xena', undefined, Math.floor(Date.now() / 1000) - 60);
+    expect((await callAs('xena', noIat)).status).toBe(200);
+    const { task_id } = await harness.admin.deleteUsers(['xena'], { user: 'hard', messages: 'hard' });
+    expect(await settled(task_id)).toMatchObject({ status: 'completed' });
+    await expect(harness.admin.exportUser('xena')).rejects.toMatchObject({ code: 4 });
+
+    for (const token of [noIat, issuedBefore]) {
+      const refused = await callAs('xena', token);
+      expect(refused.status).toBe(401);
+      expect(refused.body).toMatchObject({ code: 2, message: expect.stringMatching(/user 'xena' was deleted/) });
+      await expect(harness.connect('xena', {}, token)).rejects.toThrow(/was deleted/);
+    }
+    // Not even as a row that queries leave out: the user is gone.
+    expect((await harness.admin.queryUsers({ id: 'xena' })).users).toEqual([]);
+    await expect(harness.admin.exportUser('xena')).rejects.toMatchObject({ code: 4 });
+
+    // The removal is in the past by now, so this (the latest the server accepts) is after it.
+    const issuedAfter = signer.createToken('xena', undefined, Math.ceil(Date.now() / 1000));
+    expect((await callAs('xena', issuedAfter)).status).toBe(200);
+    const again = await harness.connect('xena', { name: 'Xena Anew' }, issuedAfter);
+    expect(again.user).toMatchObject({ id: 'xena', name: 'Xena Anew' });
+    const { users } = await harness.admin.queryUsers({ id: 'xena' });
+    expect(users.map((u) => `${u.id}:${u.name}:${u.deleted_at ?? '-'}`)).toEqual(['xena:Xena Anew:-']);
+  });
+});
+
+describe('who hears about a user', () => {
+  it('sends user.updated to the user and their co-members, not to anonymous visitors or users sharing no channel', async () => {
+    await createUsers(harness, 'alice', 'bert', 'cora');
+    await harness.admin.channel('messaging', 'alice-and-bert', { created_by_id: 'alice', members: ['alice', 'bert'] }).create();
+    // A channel the anonymous visitor watches and alice is a member of: watching is not sharing.
+    await harness.admin.channel('livestream', 'alice-on-stage', { created_by_id: 'alice', members: ['alice'] }).create();
+    const alice = await harness.connect('alice');
+    const bert = await harness.connect('bert');
+    const cora = await harness.connect('cora');
+    const visitor = harness.client();
+    await visitor.connectAnonymousUser();
+    await visitor.channel('livestream', 'alice-on-stage').watch();
+    const stray = [collectEvents(cora, 'user.updated'), collectEvents(visitor, 'user.updated')];
+
+    const heard = nextEvent(bert, 'user.updated', (event) => event.user?.id === 'alice');
+    const own = nextEvent(alice, 'user.updated');
+    await harness.admin.partialUpdateUser({ id: 'alice', set: { name: 'Alice Two' } });
+    expect((await heard).user).toMatchObject({ id: 'alice', name: 'Alice Two' });
+    expect((await own).user).toMatchObject({ id: 'alice', name: 'Alice Two' });
+
+    // Markers sent after the update: once they arrive, a user.updated sent before would have too.
+    const coraMarker = nextEvent(cora, 'cora_marker');
+    const visitorMarker = nextEvent(visitor, 'message.new', (event: Event) => event.message?.text === 'marker');
+    await harness.admin.sendUserCustomEvent('cora', { type: 'cora_marker' });
+    await alice.channel('livestream', 'alice-on-stage').sendMessage({ text: 'marker' });
+    await Promise.all([coraMarker, visitorMarker]);
+    expect(stray.map(({ events }) => events)).toEqual([[], []]);
+  });
+});
+
+/** A backend context with no HTTP server, for calls that must land in one tick. */
+function inProcessContext(): ServerContext {
+  return {
+    config: {
+      apiKey: API_KEY,
+      apiSecret: API_SECRET,
+      devMode: false,
+      disableAuthChecks: false,
+      uploads: { dir: '', file: {}, image: {} },
+      og: { allowPrivate: false, timeoutMs: 1000, maxBytes: 1024, maxRedirects: 0 },
+    },
+    store: openStore(':memory:'),
+    hub: new RealtimeHub(),
+    timers: new Timers(),
+    changes: new ChangeFeed((error) => {
+      throw error;
+    }),
+    tasks: new Set(),
+    rateLimits: new RateLimitCounters(),
+    log: () => {},
+  };
+}
+
+describe('finding who hears about a user', () => {
+  it('finds the same online co-members from either side, and announces to them once', () => {
+    const ctx = inProcessContext();
+    try {
+      const now = new Date().toISOString();
+      const crowd = Array.from({ length: 10 }, (_, i) => `fan${i}`);
+      for (const id of ['ada', 'ben', 'cal', ...crowd]) ctx.store.users.upsert({ id });
+      for (const [id, members] of [['pair', ['ada', 'ben']], ['crowd', ['ada', ...crowd]]] as const) {
+        ctx.store.channels.create({ type: 'messaging', id, name: null, custom: {}, createdById: 'ada', now });
+        ctx.store.channels.addMembers(`messaging:${id}`, [...members], 'member', now);
+      }
+      const frames = new Map<string, string[]>();
+      const connect = (userId: string, anonymous = false) => {
+        const id = `${userId}-${frames.size}`;
+        frames.set(id, []);
+        ctx.hub.registry.add({ id, userId, anonymous, watching: new Set(), send: (frame) => frames.get(id)?.push(frame), close: () => {} });
+      };
+      for (const userId of ['ada', 'ben', 'cal', 'fan1']) connect(userId);
+      connect('visitor', true);
+      // ada: 4+ online users, up to 13 co-members, so the online side is walked; ben: the other way.
+      expect(ctx.store.memberships.coMemberBound('ada')).toBeGreaterThan(ctx.hub.registry.onlineUserIds().length);
+      expect(ctx.store.memberships.coMemberBound('ben')).toBeLessThan(ctx.hub.registry.onlineUserIds().length);
+      expect(onlineContactsOf(ctx, 'ada').sort()).toEqual(['ada', 'ben', 'fan1']);
+      expect(onlineContactsOf(ctx, 'ben').sort()).toEqual(['ada', 'ben']);
+      expect(onlineContactsOf(ctx, 'cal')).toEqual(['cal']);
+
+      const emitted: string[] = [];
+      ctx.changes.subscribe((event) => emitted.push(event.type));
+      announceToContacts(ctx, 'ada', { type: 'user.updated', user: { id: 'ada' } });
+      expect(emitted).toEqual(['user.updated']);
+      const counts = Object.fromEntries([...frames].map(([id, sent]) => [id.replace(/-\d+$/, ''), sent.length]));
+      expect(counts).toEqual({ ada: 1, ben: 1, cal: 0, fan1: 1, visitor: 0 });
+    } finally {
+      ctx.store.close();
+    }
+  });
+});
+
+describe('restoring during a deletion task', () => {
+  it('keeps a user restored while the task is still waiting, and deletes the others', async () => {
+    const ctx = inProcessContext();
+    try {
+      for (const id of ['zoe', 'zed']) ctx.store.users.upsert({ id, name: id.toUpperCase() });
+      const heard: string[] = [];
+      ctx.changes.subscribe((event) => heard.push(`${event.type}:${event.user?.id}`));
+      const rows = [...ctx.store.users.getMany(['zoe', 'zed']).values()];
+      const { taskId } = startDeletion(ctx, rows, singleDeletionPlan((flag) => flag === 'hard_delete'));
+      expect(ctx.store.users.get('zoe')?.deleted_at).toEqual(expect.any(String));
+
+      // Same tick: the task has not started (it yields first).
+      expect(ctx.store.tasks.get(taskId)?.status).toBe('waiting');
+      restoreUsers(ctx, [ctx.store.users.get('zoe') as UserRow]);
+      await Promise.all([...ctx.tasks]);
+
+      expect(ctx.store.tasks.get(taskId)?.status).toBe('completed');
+      expect(ctx.store.users.get('zoe')).toMatchObject({ id: 'zoe', name: 'ZOE', deleted_at: null });
+      expect(ctx.store.users.removedAt('zoe')).toBeUndefined();
+      expect(ctx.store.users.get('zed')).toBeUndefined();
+      expect(ctx.store.users.removedAt('zed')).toEqual(expect.any(String));
+      expect(heard).toEqual(['user.updated:zoe', 'user.messages.deleted:zed', 'user.deleted:zed']);
+    } finally {
+      ctx.store.close();
+    }
   });
 });

@@ -2,7 +2,8 @@
 // neither connect nor call anything, and a token issued before a revocation date (the user's
 // own, or the app's) is refused like an expired one, so a client with a token provider fetches
 // a new token and carries on. Tokens without `iat` cannot show when they were issued: once a
-// revocation date is set they are refused too.
+// revocation date is set they are refused too. A missing user is created by their first valid
+// token, unless the id was hard-deleted: then only a token issued after the removal may.
 import { authenticate, type Credentials, type Subject } from './tokens';
 import { appSettings } from '../features/app/settings';
 import type { ServerContext } from '../http/context';
@@ -20,7 +21,10 @@ export async function authenticateIn(ctx: ServerContext, credentials: Credential
 function assertUserInGoodStanding(store: Store, subject: Subject, appRevokedBefore: string | null): void {
   if (subject.kind !== 'user') return;
   const user = store.users.get(subject.userId);
-  if (!user) return;
+  if (!user) {
+    assertNotRemoved(store, subject);
+    return;
+  }
   if (user.deleted_at) throw ApiError.auth(ErrorCode.AuthFailed, `user '${user.id}' was deleted`);
   if (user.deactivated_at) {
     throw ApiError.notAllowed(`user '${user.id}' was deactivated and can neither connect nor call the API until reactivated`);
@@ -32,5 +36,20 @@ function assertUserInGoodStanding(store: Store, subject: Subject, appRevokedBefo
   if (revokedBefore === -Infinity) return;
   if (subject.issuedAt === undefined || subject.issuedAt < Math.floor(revokedBefore)) {
     throw ApiError.auth(ErrorCode.TokenExpired, 'JWTAuth error: token has been revoked (issued before revoke_tokens_issued_before)');
+  }
+}
+
+/**
+ * A user token for a hard-deleted id (deleted_users) would recreate the user (actorFor, the socket
+ * handshake): only a token that shows it was issued after the removal may, as the site owner
+ * then means a new user by that id. The tombstone stays when the id is reused: it is only read
+ * while no user row exists, and a later hard delete moves its date forward.
+ */
+function assertNotRemoved(store: Store, subject: Extract<Subject, { kind: 'user' }>): void {
+  const removedAt = store.users.removedAt(subject.userId);
+  if (removedAt === undefined) return;
+  // iat has whole seconds: a token from the removal's own second may predate it, so it is refused.
+  if (subject.issuedAt === undefined || subject.issuedAt <= Date.parse(removedAt) / 1000) {
+    throw ApiError.auth(ErrorCode.AuthFailed, `user '${subject.userId}' was deleted`);
   }
 }

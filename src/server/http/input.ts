@@ -78,3 +78,10 @@ export function withoutKeys(source: JsonObject, omit: ReadonlySet<string>): Json
   }
   return rest;
 }
+
+/** A flag in the query string (axios sends booleans as "true"/"false"): absent is false. */
+export function queryFlag(value: string | undefined, name: string): boolean {
+  if (value === undefined || value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true' || value === '1') return true;
+  throw ApiError.input(`${name} must be true or false`);
+}

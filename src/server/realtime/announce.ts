@@ -19,8 +19,41 @@ export function announceToUsers(ctx: ServerContext, userIds: Iterable<string>, e
   for (const userId of new Set(userIds)) ctx.hub.toUser(userId, event);
 }
 
-/** To every connected client: user.updated, user.deleted reach everyone who may show that user. */
-export function announceToEveryone(ctx: ServerContext, event: Event): void {
+/**
+ * To the user's own connections and those of every signed-in user who shares a channel with them:
+ * user.updated, user.deleted and the like reach whoever may be showing that user, and no
+ * anonymous visitor. `contacts` (from onlineContactsOf) stands in when the audience had to be
+ * found before the user's memberships went away (a hard delete).
+ */
+export function announceToContacts(
+  ctx: ServerContext,
+  userId: string,
+  event: Event,
+  contacts: Iterable<string> = onlineContactsOf(ctx, userId),
+): void {
   ctx.changes.emit(event);
-  ctx.hub.publish(ctx.hub.registry.all(), event);
+  const audience: Connection[] = [];
+  for (const contactId of new Set(contacts)) {
+    for (const connection of ctx.hub.registry.ofUser(contactId)) if (!connection.anonymous) audience.push(connection);
+  }
+  ctx.hub.publish(audience, event);
+}
+
+/**
+ * The connected users who share a channel with `userId`, and the user if connected, found from
+ * whichever side is smaller: each online user checked against the user's channels, or the
+ * user's co-members (bounded by their channels' member counts) checked for a socket.
+ */
+export function onlineContactsOf(ctx: ServerContext, userId: string): string[] {
+  const { registry } = ctx.hub;
+  const { memberships } = ctx.store;
+  const contacts = new Set<string>();
+  if (registry.isOnline(userId)) contacts.add(userId);
+  const online = registry.onlineUserIds();
+  if (online.length < memberships.coMemberBound(userId)) {
+    for (const id of online) if (id !== userId && memberships.shareChannel(userId, id)) contacts.add(id);
+  } else {
+    for (const id of memberships.coMemberIds(userId)) if (registry.isOnline(id)) contacts.add(id);
+  }
+  return [...contacts];
 }

@@ -19,7 +19,7 @@ import { updateChannel } from '../features/channels/update-channel';
 import { startTask } from '../features/tasks/run-task';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
-import { idList, namedUserId, objectField, optionalBoolean } from '../http/input';
+import { idList, namedUserId, objectField, optionalBoolean, queryFlag } from '../http/input';
 import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
 import { presentChannel } from '../present/channel';
 import { Presenter } from '../present/presenter';
@@ -103,7 +103,7 @@ export function channelAdminRoutes(ctx: ServerContext) {
     const actor = actorFor(ctx.store, c.get('subject'), c.req.query('user_id'));
     const row = existingChannel(ctx, c.req.param('type'), c.req.param('id'));
     assertMayDelete(ctx, row, actor);
-    const hard = optionalBoolean(queryBoolean(c.req.query('hard_delete')), 'hard_delete') ?? false;
+    const hard = queryFlag(c.req.query('hard_delete'), 'hard_delete');
     const deleted = deleteChannel(ctx, row, hard, actor.id);
     const response: DeleteChannelAPIResponse = { channel: presented(deleted, actor), duration: elapsed(c) };
     return sendJson(response);
@@ -141,10 +141,3 @@ export function channelAdminRoutes(ctx: ServerContext) {
   return routes;
 }
 
-/** `?hard_delete=true` arrives as text. */
-function queryBoolean(value: string | undefined): boolean | undefined {
-  if (value === undefined) return undefined;
-  if (value === 'true' || value === '1') return true;
-  if (value === 'false' || value === '0') return false;
-  throw ApiError.input('hard_delete must be true or false');
-}

@@ -15,6 +15,17 @@ export function createMembershipStore(db: Db) {
      WHERE cid = @cid AND user_id = @userId`,
   );
   const channelsOf = db.prepare<[string], { cid: string }>('SELECT cid FROM members WHERE user_id = ?');
+  // Who shares a channel with a user (the user included), from the user's memberships outwards.
+  const coMembers = db.prepare<[string], { user_id: string }>(
+    'SELECT DISTINCT m2.user_id FROM members m1 JOIN members m2 ON m2.cid = m1.cid WHERE m1.user_id = ?',
+  );
+  // An upper bound on that number, read from the channels' member counts without touching the rest.
+  const coMemberBound = db.prepare<[string], { n: number }>(
+    'SELECT COALESCE(SUM(c.member_count), 0) AS n FROM members m JOIN channels c ON c.cid = m.cid WHERE m.user_id = ?',
+  );
+  const shared = db.prepare<[string, string], { one: number }>(
+    'SELECT 1 AS one FROM members m1 JOIN members m2 ON m2.cid = m1.cid WHERE m1.user_id = ? AND m2.user_id = ? LIMIT 1',
+  );
 
   return {
     /** Removes members and their read state; returns the ids that were members. */
@@ -39,5 +50,11 @@ export function createMembershipStore(db: Db) {
     },
     /** Every channel the user is a member of. */
     channelsOf: (userId: string) => channelsOf.all(userId).map((row) => row.cid),
+    /** Every user who is a member of a channel the user is a member of (the user too, if a member anywhere). */
+    coMemberIds: (userId: string) => coMembers.all(userId).map((row) => row.user_id),
+    /** At least the number of coMemberIds (their channels' member counts summed), cheaply. */
+    coMemberBound: (userId: string) => coMemberBound.get(userId)?.n ?? 0,
+    /** Whether the two users are members of one channel. */
+    shareChannel: (userId: string, otherId: string) => shared.get(userId, otherId) !== undefined,
   };
 }

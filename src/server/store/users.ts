@@ -66,6 +66,7 @@ export function createUserStore(db: Db) {
     'UPDATE users SET role = @role, name = @name, image = @image, custom = @custom, updated_at = @now WHERE id = @id',
   );
   const footprint = createFootprint(db);
+  const removal = db.prepare<[string], { deleted_at: string }>('SELECT deleted_at FROM deleted_users WHERE id = ?');
 
   function get(id: string): UserRow | undefined {
     return byId.get(id);
@@ -148,6 +149,8 @@ export function createUserStore(db: Db) {
     replace,
     setLifecycle,
     count: () => count.get()?.n ?? 0,
+    /** When the id was last removed for good (hard-deleted), if ever; kept when the id is used again. */
+    removedAt: (id: string): string | undefined => removal.get(id)?.deleted_at,
     ...footprint,
   };
 }
@@ -192,6 +195,9 @@ function createFootprint(db: Db) {
     'DELETE FROM channel_bans WHERE user_id = @id',
     'UPDATE channels SET created_by_id = @newOwnerId WHERE created_by_id = @id',
     'DELETE FROM users WHERE id = @id',
+    // The tombstone: a token issued before this instant must not bring the user back.
+    `INSERT INTO deleted_users (id, deleted_at) VALUES (@id, @now)
+     ON CONFLICT (id) DO UPDATE SET deleted_at = excluded.deleted_at`,
   ].map((sql) => db.prepare(sql));
 
   /** Removes messages for good, with their threads; the threads they replied in lose a reply. */
@@ -211,11 +217,15 @@ function createFootprint(db: Db) {
     reactionsOf: (userId: string) => reactions.all(userId),
     conversationsOf: (userId: string) => conversations.all(userId).map((row) => row.cid),
     removeMessages,
-    /** Removes the user and every row that names them; channels they created pass to `newOwnerId`. */
+    /**
+     * Removes the user and every row that names them; channels they created pass to `newOwnerId`.
+     * The id is recorded in deleted_users with the removal's date (see removedAt).
+     */
     removeCompletely(userId: string, newOwnerId: string | null): void {
       removeMessages(messagesAfter.all(userId, 0, Number.MAX_SAFE_INTEGER));
       const channels = channelsOf.all(userId).map((row) => row.cid);
-      for (const statement of removeAll) statement.run({ id: userId, newOwnerId });
+      const now = nowIso();
+      for (const statement of removeAll) statement.run({ id: userId, newOwnerId, now });
       for (const cid of channels) recountMembers.run({ cid });
     },
   };

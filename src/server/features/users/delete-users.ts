@@ -1,6 +1,8 @@
 // Deleting users (`DELETE /users/{id}`, `POST /users/delete`). Each user is marked deleted at once,
 // so they can no longer authenticate and their sockets close; the rest runs as a task, user by
-// user: their messages, their 1:1 conversations, then the user row itself.
+// user: their messages, their 1:1 conversations, then the user row itself. A user restored
+// (`POST /users/restore`) before the task reaches them is passed over, and one restored while
+// their messages are being walked keeps their row and conversations. Restoring is here too.
 //   user: soft keeps everything (restorable), pruning also blanks name, image and custom data,
 //   hard removes the row and every row that names the user (which needs messages: hard).
 //   messages: soft marks them deleted, pruning also strips them, hard leaves empty tombstones,
@@ -10,7 +12,8 @@ import type { UserResponse } from 'stream-chat';
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { optionalString, type JsonObject } from '../../http/input';
-import { announceUserDeleted, announceUserMessagesDeleted, disconnectUser } from '../../realtime/user-events';
+import { onlineContactsOf } from '../../realtime/announce';
+import { announceUserDeleted, announceUserMessagesDeleted, announceUserUpdated, disconnectUser } from '../../realtime/user-events';
 import { Presenter } from '../../present/presenter';
 import type { UserRow } from '../../store/users';
 import { deleteChannel } from '../channels/channel-lifecycle';
@@ -70,30 +73,58 @@ export function startDeletion(ctx: ServerContext, users: UserRow[], plan: Deleti
   const marked = users.map((row) => ctx.store.users.setLifecycle(row.id, { deleted_at: row.deleted_at ?? at }) as UserRow);
   for (const row of marked) disconnectUser(ctx, row.id, 'user.deleted');
   const taskId = startTask(ctx, 'delete-users', async (breathe) => {
-    for (const row of marked) await deleteUser(ctx, row, plan, breathe);
+    for (const { id } of marked) {
+      // As stored now, not as marked: a user restored (or removed) meanwhile is left alone.
+      const row = stillDeleted(ctx, id);
+      if (row) await deleteUser(ctx, row, plan, breathe);
+    }
   });
   return { marked, taskId };
+}
+
+/** `POST /users/restore`: clears the deletion mark of the soft-deleted ones and tells who may show them. */
+export function restoreUsers(ctx: ServerContext, users: UserRow[]): void {
+  const presenter = new Presenter(ctx);
+  for (const row of users) {
+    if (!row.deleted_at) continue;
+    const restored = ctx.store.users.setLifecycle(row.id, { deleted_at: null }) as UserRow;
+    announceUserUpdated(ctx, presenter.fromRow(restored));
+  }
+}
+
+function stillDeleted(ctx: ServerContext, id: string): UserRow | undefined {
+  const row = ctx.store.users.get(id);
+  return row?.deleted_at ? row : undefined;
 }
 
 async function deleteUser(ctx: ServerContext, row: UserRow, plan: DeletionPlan, breathe: Breathe): Promise<void> {
   const { store } = ctx;
   const hard = plan.user === 'hard';
   const shown = (): UserResponse => new Presenter(ctx).fromRow(store.users.get(row.id) ?? row);
-  if (plan.messages) {
-    // The messages' deletion date is the user's (set by startDeletion).
-    await deleteMessagesOf(ctx, row.id, hard ? 'remove' : plan.messages, row.deleted_at as string, breathe);
-    announceUserMessagesDeleted(ctx, shown(), plan.messages === 'hard');
-  }
+  // The messages' deletion date is the user's (set by startDeletion).
+  if (plan.messages) await deleteMessagesOf(ctx, row.id, hard ? 'remove' : plan.messages, row.deleted_at as string, breathe);
+  // Nothing below waits, so a restore can only have come during the walk above: the messages
+  // stay deleted (and are announced as such), the user and their conversations stay.
+  const current = stillDeleted(ctx, row.id);
+  // Who hears of it, found while the user's memberships (1:1 conversations included) still exist.
+  const contacts = onlineContactsOf(ctx, row.id);
+  if (plan.messages) announceUserMessagesDeleted(ctx, shown(), plan.messages === 'hard', contacts);
+  if (!current) return;
   if (plan.conversations) deleteConversations(ctx, row.id, plan.conversations);
-  if (plan.user === 'pruning') store.users.replace(row.id, { role: row.role, name: null, image: null, custom: {} });
+  if (plan.user === 'pruning') store.users.replace(row.id, { role: current.role, name: null, image: null, custom: {} });
   // What user.deleted shows: the user as they are last, deletion date included.
   const user = shown();
   if (hard) store.transaction(() => store.users.removeCompletely(row.id, plan.newChannelOwnerId));
-  announceUserDeleted(ctx, user, {
-    hard_delete: hard,
-    mark_messages_deleted: plan.messages !== undefined,
-    delete_conversation_channels: plan.conversations !== undefined,
-  });
+  announceUserDeleted(
+    ctx,
+    user,
+    {
+      hard_delete: hard,
+      mark_messages_deleted: plan.messages !== undefined,
+      delete_conversation_channels: plan.conversations !== undefined,
+    },
+    contacts,
+  );
 }
 
 function deleteConversations(ctx: ServerContext, userId: string, how: 'soft' | 'hard'): void {

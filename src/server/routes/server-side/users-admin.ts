@@ -5,13 +5,13 @@
 import { Hono, type Context } from 'hono';
 import { EVENT_MAP, type APIResponse, type TaskResponse, type UserResponse } from 'stream-chat';
 import { deactivateUser, reactivateUser } from '../../features/users/deactivation';
-import { deletionPlan, singleDeletionPlan, startDeletion } from '../../features/users/delete-users';
+import { deletionPlan, restoreUsers, singleDeletionPlan, startDeletion } from '../../features/users/delete-users';
 import { exportUser, type UserExport } from '../../features/users/export-user';
 import type { Breathe } from '../../features/users/user-messages';
 import { startTask } from '../../features/tasks/run-task';
 import type { AppEnv, ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
-import { idList, isObject, optionalBoolean, optionalString, requiredString, type JsonObject } from '../../http/input';
+import { idList, isObject, optionalBoolean, optionalString, queryFlag, requiredString, type JsonObject } from '../../http/input';
 import { elapsed, readJson, requireServerSide, sendJson } from '../../http/request';
 import { Presenter } from '../../present/presenter';
 import { sendUserCustomEvent } from '../../realtime/user-events';
@@ -30,7 +30,7 @@ export function usersAdminRoutes(ctx: ServerContext) {
   const presented = (row: UserRow): UserResponse => new Presenter(ctx).fromRow(row);
 
   routes.delete('/users/:id', server, (c) => {
-    const plan = singleDeletionPlan((name) => parseFlag(c.req.query(name), name));
+    const plan = singleDeletionPlan((name) => queryFlag(c.req.query(name), name));
     const { marked, taskId } = startDeletion(ctx, [userIn(c)], plan);
     const response: APIResponse & TaskResponse & { user: UserResponse } = {
       user: presented(marked[0] as UserRow),
@@ -49,9 +49,8 @@ export function usersAdminRoutes(ctx: ServerContext) {
 
   routes.post('/users/restore', server, async (c) => {
     const body = await readJson(c);
-    for (const row of existingUsers(ctx, userIds(body.user_ids))) {
-      if (row.deleted_at) ctx.store.users.setLifecycle(row.id, { deleted_at: null });
-    }
+    // A deletion task still under way passes over the users restored here.
+    restoreUsers(ctx, existingUsers(ctx, userIds(body.user_ids)));
     return sendJson({ duration: elapsed(c) } satisfies APIResponse);
   });
 
@@ -117,13 +116,6 @@ function userIds(value: unknown): string[] {
   const ids = [...new Set(idList(value, 'user_ids'))];
   if (!ids.length || ids.length > MAX_USERS) throw ApiError.input(`user_ids must list 1 to ${MAX_USERS} users`);
   return ids;
-}
-
-/** Query flags arrive as "true"/"false" strings (axios params). */
-function parseFlag(value: string | undefined, name: string): boolean {
-  if (value === undefined || value === '' || value === 'false' || value === '0') return false;
-  if (value === 'true' || value === '1') return true;
-  throw ApiError.input(`${name} must be true or false`);
 }
 
 function createdById(body: JsonObject): string | undefined {
