@@ -3,7 +3,9 @@
 const params = new URLSearchParams(location.search);
 const user = params.get('user') || 'alice';
 for (const widget of document.querySelectorAll('chat-widget')) {
-  widget.setAttribute('token-endpoint', `/demo/token?user=${encodeURIComponent(user)}`);
+  // On the support page the endpoint also opens the visitor's own conversation with the agent.
+  const support = widget.hasAttribute('data-support') ? '&support=1' : '';
+  widget.setAttribute('token-endpoint', `/demo/token?user=${encodeURIComponent(widget.dataset.user || user)}${support}`);
 }
 const picker = document.querySelector('#user-picker');
 if (picker) {

@@ -11,10 +11,21 @@ export interface RawAttributes {
   theme?: string;
   userName?: string;
   drafts?: string;
+  launcher?: string;
+  position?: string;
 }
 
-export type Mode = 'bubble' | 'inline';
-export type Theme = 'light' | 'dark' | 'auto';
+// The attributes that take one of a few words; the first is the default.
+const CHOICES = {
+  mode: ['bubble', 'inline'],
+  theme: ['auto', 'light', 'dark'],
+  launcher: ['bubble', 'none'],
+  position: ['right', 'left'],
+} as const;
+type Choice<K extends keyof typeof CHOICES> = (typeof CHOICES)[K][number];
+
+export type Mode = Choice<'mode'>;
+export type Theme = Choice<'theme'>;
 
 export interface ChannelRef {
   type: string;
@@ -36,6 +47,10 @@ export interface Presentation {
   mode: Mode;
   open: boolean;
   theme: Theme;
+  /** `none`: no built-in bubble; the site opens the panel from its own button. */
+  launcher: Choice<'launcher'>;
+  /** The corner of the bubble and the floating panel. */
+  position: Choice<'position'>;
 }
 
 /** Whether the panel is on screen: an open bubble, or inline, which is always shown. */
@@ -83,34 +98,33 @@ function parseUrl(value: string, reason: ErrorReason, label: string): string | C
 const isError = (value: unknown): value is ConfigError =>
   typeof value === 'object' && value !== null && 'reason' in value;
 
-function parseMode(value: string | undefined): Mode | ConfigError {
-  if (value === undefined || value === '' || value === 'bubble') return 'bubble';
-  if (value === 'inline') return 'inline';
-  return { reason: 'invalid-mode', message: `The mode "${value}" is not valid: use "bubble" or "inline".` };
-}
-
-function parseTheme(value: string | undefined): Theme | ConfigError {
-  if (value === undefined || value === '') return 'auto';
-  if (value === 'light' || value === 'dark' || value === 'auto') return value;
-  return { reason: 'invalid-theme', message: `The theme "${value}" is not valid: use "light", "dark" or "auto".` };
-}
-
 /**
  * Turns the raw attributes into a configuration, or the first readable error.
  * Presentation always has a usable value so the error itself can be shown.
  */
 export function parseAttributes(raw: RawAttributes): ParsedAttributes {
-  const mode = parseMode(raw.mode);
-  const theme = parseTheme(raw.theme);
+  const errors: ConfigError[] = [];
+  // A bad word is reported, and the default stands in so the error itself can be shown.
+  const choose = <K extends keyof typeof CHOICES>(name: K): Choice<K> => {
+    const value = raw[name];
+    const choices: readonly Choice<K>[] = CHOICES[name];
+    if (!value) return choices[0] as Choice<K>;
+    if (choices.includes(value as Choice<K>)) return value as Choice<K>;
+    const words = choices.map((word) => `"${word}"`);
+    const message = `The ${name} "${value}" is not valid: use ${words.slice(0, -1).join(', ')} or ${words.at(-1)}.`;
+    errors.push({ reason: `invalid-${name}`, message });
+    return choices[0] as Choice<K>;
+  };
   const presentation: Presentation = {
-    mode: isError(mode) ? 'bubble' : mode,
-    theme: isError(theme) ? 'auto' : theme,
+    mode: choose('mode'),
+    theme: choose('theme'),
+    launcher: choose('launcher'),
+    position: choose('position'),
     open: parseBoolean(raw.open),
   };
   const fail = (error: ConfigError): ParsedAttributes => ({ ...presentation, ok: false, error });
 
-  if (isError(mode)) return fail(mode);
-  if (isError(theme)) return fail(theme);
+  if (errors[0]) return fail(errors[0]);
   const apiKey = raw.apiKey?.trim();
   if (!apiKey) {
     return fail({ reason: 'missing-api-key', message: 'The api-key attribute is missing: set it to your Stream app key.' });

@@ -32,6 +32,8 @@ export type ErrorReason =
   | 'invalid-channel'
   | 'invalid-mode'
   | 'invalid-theme'
+  | 'invalid-launcher'
+  | 'invalid-position'
   | 'invalid-base-url'
   | 'invalid-token-endpoint'
   | 'token-unauthorized'

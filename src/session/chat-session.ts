@@ -15,6 +15,8 @@ export type SessionState = {
   userId: string | null;
   /** Unread messages over all of the user's channels, as the backend counts them. */
   totalUnread: number;
+  /** The conversation the token endpoint chose for this visitor; it wins over the attribute. */
+  channel: ChannelRef | null;
 };
 
 /** Everything that decides who the visitor is and where the chat lives. */
@@ -37,7 +39,7 @@ const RELEASE_GRACE_MS = 1000;
  */
 export class ChatSession {
   readonly client: StreamChat;
-  readonly state = new StateStore<SessionState>({ status: 'idle', error: null, userId: null, totalUnread: 0 });
+  readonly state = new StateStore<SessionState>({ status: 'idle', error: null, userId: null, totalUnread: 0, channel: null });
 
   private connecting: Promise<void> | null = null;
   private holders = 0;
@@ -99,6 +101,7 @@ export class ChatSession {
     try {
       if (tokenEndpoint) {
         const grant = await fetchToken(tokenEndpoint);
+        this.state.partialNext({ channel: grant.channel ?? null });
         // The SDK asks its token provider at once and again whenever a token expires (code 40):
         // the first answer is the one we already have, later ones are fetched fresh.
         let fetched: string | null = grant.token;

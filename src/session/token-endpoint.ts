@@ -1,8 +1,11 @@
+import { parseChannel, type ChannelRef } from '../element/attributes';
 import { SessionError } from './session-error';
 
 export interface TokenGrant {
   token: string;
   user: { id: string; name?: string; image?: string; [field: string]: unknown };
+  /** The site's server chose this visitor's conversation (`type:id`), e.g. their own support channel. */
+  channel?: ChannelRef;
 }
 
 const TIMEOUT_MS = 10_000;
@@ -51,5 +54,11 @@ export async function fetchToken(endpoint: string): Promise<TokenGrant> {
       'The token endpoint answered without a "token" and a "user" with an "id".',
     );
   }
-  return grant as TokenGrant;
+  const { channel } = body as { channel?: unknown };
+  if (channel === undefined || channel === null) return { token: grant.token, user: grant.user };
+  const ref = typeof channel === 'string' ? parseChannel(channel) : null;
+  if (!ref || 'reason' in ref) {
+    throw new SessionError('token-invalid-response', 'The token endpoint answered with a "channel" that is not "type:id".');
+  }
+  return { token: grant.token, user: grant.user, channel: ref };
 }

@@ -62,7 +62,9 @@ export function ConnectedWidget({ config, presentation, connectAtOnce, emit, set
   // re-takes it in one task and the connection survives.
   useLayoutEffect(() => session.retain(), [session]);
   useEffect(() => session.setComposerOptions({ drafts: config.drafts }), [session, config.drafts]);
-  const { status, error, userId, totalUnread } = useStateStore(session.state, selectSession);
+  const { status, error, userId, totalUnread, channel: granted } = useStateStore(session.state, selectSession);
+  // The conversation the site's token endpoint chose for this visitor wins over the attribute.
+  const home = granted ?? config.channel;
 
   // No request and no socket until the visitor opens the chat, unless this browser chatted before.
   const visible = panelShown(presentation);
@@ -78,7 +80,7 @@ export function ConnectedWidget({ config, presentation, connectAtOnce, emit, set
   const [picked, setPicked] = useState<ChannelRef | null>(null);
   const [panel, setPanel] = useState<ChannelPanel>('messages');
   // A channel opened from search replaces the configured one until the reader goes back.
-  const ref = picked ?? config.channel;
+  const ref = picked ?? home;
   const handle = useMemo(
     () => (connected && ref ? session.channel(ref) : null),
     [connected, session, ref?.type, ref?.id],
@@ -99,7 +101,7 @@ export function ConnectedWidget({ config, presentation, connectAtOnce, emit, set
     void handle.load().then(() => handle.jumpTo(jump.messageId));
   }, [handle, jump]);
   const openFromSearch = (next: ChannelRef, messageId?: string) => {
-    const configured = config.channel?.type === next.type && config.channel.id === next.id;
+    const configured = home?.type === next.type && home.id === next.id;
     setPicked(configured ? null : next);
     setPanel('messages');
     setSearching(false);
@@ -121,7 +123,7 @@ export function ConnectedWidget({ config, presentation, connectAtOnce, emit, set
     else if (result) emit('chat-widget-message-sent', { message: summarize(result) });
   };
 
-  const unread = config.channel ? channel.unreadCount : totalUnread;
+  const unread = home ? channel.unreadCount : totalUnread;
   const lastUnread = useRef(0);
   useEffect(() => {
     onUnread(unread);
@@ -130,7 +132,7 @@ export function ConnectedWidget({ config, presentation, connectAtOnce, emit, set
     emit('chat-widget-unread', { count: unread });
   }, [unread, emit]);
 
-  const readyKey = connected && (config.channel ? channel.status === 'ready' : true) ? `${userId}|${ref?.id ?? ''}` : null;
+  const readyKey = connected && (home ? channel.status === 'ready' : true) ? `${userId}|${ref?.id ?? ''}` : null;
   useEffect(() => {
     if (readyKey && userId) emit('chat-widget-ready', { userId, channel: handle?.cid ?? null });
   }, [readyKey]);
@@ -211,7 +213,7 @@ export function ConnectedWidget({ config, presentation, connectAtOnce, emit, set
       {channelActions}
     </>
   );
-  const title = searching ? 'Search' : config.channel || picked ? channel.name || 'Chat' : 'Conversations';
+  const title = searching ? 'Search' : home || picked ? channel.name || 'Chat' : 'Conversations';
   const subtitle = !searching && handle && channel.status === 'ready' ? `${channel.watcherCount} online` : undefined;
   return (
     <ChatClientContext.Provider value={session.client}>
@@ -221,7 +223,7 @@ export function ConnectedWidget({ config, presentation, connectAtOnce, emit, set
         title={title}
         subtitle={subtitle}
         onBack={searching ? () => setSearching(false) : picked ? () => setPicked(null) : undefined}
-        backLabel={searching ? 'Close search' : config.channel ? 'Back to the chat' : 'Back to conversations'}
+        backLabel={searching ? 'Close search' : home ? 'Back to the chat' : 'Back to conversations'}
         actions={actions}
         onKeyDown={onPanelKey}
       >

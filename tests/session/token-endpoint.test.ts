@@ -14,6 +14,11 @@ describe('fetchToken', () => {
     expect(fetchSpy).toHaveBeenCalledWith('http://127.0.0.1:9/token', expect.objectContaining({ credentials: 'include' }));
   });
 
+  it('returns the conversation the site chose for the visitor', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => json({ token: 'jwt', user: { id: 'ann' }, channel: 'messaging:support-ann' })));
+    await expect(fetchToken('/token')).resolves.toEqual({ token: 'jwt', user: { id: 'ann' }, channel: { type: 'messaging', id: 'support-ann' } });
+  });
+
   it.each([
     ['a 401', async () => json({ error: 'no' }, 401), 'token-unauthorized', /did not allow this visitor to chat \(HTTP 401\)/],
     ['a 403', async () => json({}, 403), 'token-unauthorized', /HTTP 403/],
@@ -21,6 +26,8 @@ describe('fetchToken', () => {
     ['non-JSON', async () => new Response('<html>login</html>', { status: 200 }), 'token-invalid-response', /did not answer with JSON/],
     ['JSON without a token', async () => json({ user: { id: 'x' } }), 'token-invalid-response', /without a "token"/],
     ['JSON without a user id', async () => json({ token: 't', user: {} }), 'token-invalid-response', /"user" with an "id"/],
+    ['a channel that is not type:id', async () => json({ token: 't', user: { id: 'x' }, channel: 'a:b:c' }), 'token-invalid-response', /"channel" that is not "type:id"/],
+    ['a channel that is not a string', async () => json({ token: 't', user: { id: 'x' }, channel: 7 }), 'token-invalid-response', /"channel"/],
     ['no answer at all', async () => Promise.reject(new TypeError('Failed to fetch')), 'token-unreachable', /could not be reached/],
   ])('turns %s into a readable error', async (_, answer, reason, text) => {
     vi.stubGlobal('fetch', vi.fn(answer));

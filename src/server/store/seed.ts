@@ -9,6 +9,9 @@ export const DEMO_USERS = [
   { id: 'dave', name: 'Dave Okafor' },
 ] as const;
 
+/** The support agent: answers every visitor's private conversation from the inbox (demo/agent.html). */
+export const DEMO_AGENT = { id: 'sam', name: 'Sam (support)' } as const;
+
 const DEMO_CHANNEL = { type: 'messaging', id: 'general', name: 'General' } as const;
 
 const CONVERSATION: { user: string; minutesAgo: number; text: string }[] = [
