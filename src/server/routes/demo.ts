@@ -78,6 +78,10 @@ async function supportChannelFor(ctx: ServerContext, c: Context<AppEnv>, visitor
     members: [visitor.id, DEMO_AGENT.id],
     created_by_id: DEMO_AGENT.id,
   } as never);
-  await channel.create();
+  const created = await channel.create();
+  // A new conversation opens with a greeting, so the visitor knows who will answer.
+  if (created.messages.length === 0) {
+    await channel.sendMessage({ text: `Hi ${visitor.name.split(' ')[0]}! Sam from Harbor & Pine here. How can I help?`, user_id: DEMO_AGENT.id });
+  }
   return channel.cid;
 }
