@@ -1,5 +1,7 @@
+import { resolve } from 'node:path';
 import alias from '@rollup/plugin-alias';
 import { dts } from 'rollup-plugin-dts';
+import esbuild from 'rollup-plugin-esbuild';
 import { preactAliases } from './build/aliases.mjs';
 import { browserPlugins } from './build/browser-plugins.mjs';
 import { deferRuntime } from './build/defer-runtime.mjs';
@@ -7,6 +9,9 @@ import { minifyCss } from './build/minify-css.mjs';
 import { moduleReport } from './build/module-report.mjs';
 
 const input = 'src/element/index.ts';
+const reactInput = 'src/react/chat-widget.tsx';
+// The element's types, which the React and Vue typings take from dist/chat-widget.d.ts.
+const elementTypes = resolve(input);
 
 // One self-contained file that needs no Node globals at run time: React resolves to
 // Preact, and every package (stream-chat, axios, …) to its browser build.
@@ -29,5 +34,20 @@ export default [
     plugins: [dts({ tsconfig: 'tsconfig.json' })],
     external: [/node_modules/, /^stream-chat/, /^react/, /^preact/, /^@r2wc/],
     output: { file: 'dist/chat-widget.d.ts', format: 'es' },
+  },
+  // chat-widget/react: the <ChatWidget> component alone, unminified for the site's own bundler,
+  // with the site's React; the element itself comes from dist/chat-widget.js.
+  {
+    input: reactInput,
+    plugins: [esbuild({ target: 'es2020', jsx: 'automatic' })],
+    external: [/^react($|\/)/],
+    output: { file: 'dist/react.mjs', format: 'es' },
+  },
+  // Its types, and chat-widget/vue: types only (Vue's GlobalComponents), kept apart as they need vue.
+  {
+    input: { react: reactInput, vue: 'src/react/vue.d.ts' },
+    plugins: [dts({ tsconfig: 'tsconfig.json' })],
+    external: [/^react($|\/)/, 'vue', elementTypes],
+    output: { dir: 'dist', format: 'es', paths: { [elementTypes]: './chat-widget.js' } },
   },
 ];

@@ -47,6 +47,10 @@ export interface Presentation {
   mode: Mode;
   open: boolean;
   theme: Theme;
+}
+
+/** Where the bubble mode's parts sit: the element's concern, not the panel's. */
+export interface Placement {
   /** `none`: no built-in bubble; the site opens the panel from its own button. */
   launcher: Choice<'launcher'>;
   /** The corner of the bubble and the floating panel. */
@@ -62,6 +66,7 @@ export interface ConfigError {
 }
 
 export type ParsedAttributes = Presentation &
+  Placement &
   ({ ok: true; config: WidgetConfig } | { ok: false; error: ConfigError });
 
 // Stream's id alphabet: letters, digits, `-`, `_` and `!` (ids like `!members-…`).
@@ -104,18 +109,17 @@ const isError = (value: unknown): value is ConfigError =>
  */
 export function parseAttributes(raw: RawAttributes): ParsedAttributes {
   const errors: ConfigError[] = [];
-  // A bad word is reported, and the default stands in so the error itself can be shown.
+  // A word not in the list is reported (the first one wins), and the default stands in.
   const choose = <K extends keyof typeof CHOICES>(name: K): Choice<K> => {
-    const value = raw[name];
     const choices: readonly Choice<K>[] = CHOICES[name];
-    if (!value) return choices[0] as Choice<K>;
-    if (choices.includes(value as Choice<K>)) return value as Choice<K>;
+    const value = (raw[name] || choices[0]) as Choice<K>;
+    if (choices.includes(value)) return value;
     const words = choices.map((word) => `"${word}"`);
     const message = `The ${name} "${value}" is not valid: use ${words.slice(0, -1).join(', ')} or ${words.at(-1)}.`;
     errors.push({ reason: `invalid-${name}`, message });
     return choices[0] as Choice<K>;
   };
-  const presentation: Presentation = {
+  const presentation: Presentation & Placement = {
     mode: choose('mode'),
     theme: choose('theme'),
     launcher: choose('launcher'),

@@ -15,6 +15,8 @@ const ATTRIBUTES = {
   theme: 'theme',
   'user-name': 'userName',
   drafts: 'drafts',
+  launcher: 'launcher',
+  position: 'position',
 } as const satisfies Record<string, keyof RawAttributes>;
 
 type AttributeName = keyof typeof ATTRIBUTES;
@@ -22,10 +24,12 @@ type AttributeName = keyof typeof ATTRIBUTES;
 // r2wc keeps the props it passes to the component under these registered symbols.
 const PROPS = Symbol.for('r2wc.props');
 const RENDER = Symbol.for('r2wc.render');
+const MOUNTED = Symbol.for('r2wc.context');
 
 interface R2wcInternals {
   [PROPS]: Partial<ChatAppProps>;
   [RENDER](): void;
+  [MOUNTED]?: unknown;
   container: Element;
 }
 
@@ -44,6 +48,9 @@ const Base = r2wc(ChatApp, {
  * mapped here instead, a removed one to `undefined` (its default).
  */
 export class ChatWidgetElement extends Base {
+  /** What had the focus when the panel opened (the site's own button), given it back on close. */
+  private opener: Element | null = null;
+
   constructor() {
     super();
     const shadow = this.shadowRoot as ShadowRoot;
@@ -54,6 +61,7 @@ export class ChatWidgetElement extends Base {
     shadow.append(root);
     this.container = root;
 
+    this.upgradeProperties();
     const props = this[PROPS];
     for (const [attribute, prop] of Object.entries(ATTRIBUTES)) {
       props[prop] = this.getAttribute(attribute) ?? undefined;
@@ -62,12 +70,15 @@ export class ChatWidgetElement extends Base {
     props.onOpenChange = (open: boolean) => this.toggle(open);
   }
 
-  attributeChangedCallback(name: string, _old: string | null, value: string | null) {
+  attributeChangedCallback(name: string) {
     const prop = ATTRIBUTES[name as AttributeName];
     if (!prop) return;
-    this[PROPS][prop] = value ?? undefined;
-    // r2wc would mount a detached element too; connectedCallback renders it instead.
-    if (this.isConnected) this[RENDER]();
+    // The attribute as it is now: an upgrade queues these callbacks with the values from before
+    // the constructor, which may have changed some since (upgradeProperties).
+    this[PROPS][prop] = this.getAttribute(name) ?? undefined;
+    // Only a mounted tree is updated: r2wc would also mount a detached or half-built element,
+    // and connectedCallback mounts it with every attribute read.
+    if (this[MOUNTED]) this[RENDER]();
   }
 
   /** Opens the panel (reflected as the `open` attribute). */
@@ -84,18 +95,35 @@ export class ChatWidgetElement extends Base {
   toggle(force?: boolean) {
     const next = force ?? !this.isOpen;
     if (next === this.isOpen) return;
-    if (next) this.setAttribute('open', '');
-    else this.removeAttribute('open');
+    if (next) {
+      this.opener = document.activeElement;
+      this.setAttribute('open', '');
+    } else {
+      // Closed from inside the panel (its close button, Escape): the focus would be lost with it.
+      if (document.activeElement === this) (this.opener as HTMLElement | null)?.focus();
+      this.removeAttribute('open');
+    }
   }
 
   /** Whether the panel is open; the `open` attribute is the single source of truth. */
   get isOpen(): boolean {
     return parseBoolean(this.getAttribute('open') ?? undefined);
   }
-}
 
-declare global {
-  interface HTMLElementTagNameMap {
-    'chat-widget': ChatWidgetElement;
+  /**
+   * A page or framework may set properties on a `<chat-widget>` before this script defines it:
+   * they land on the plain element and would hide the class's accessors. Each is taken off and
+   * set again through them (the custom elements "lazy property" pattern). `open` and `isOpen`
+   * are the panel's state, whose names belong to the method and the getter.
+   */
+  private upgradeProperties() {
+    const own = this as unknown as Record<string, unknown>;
+    for (const prop of [...Object.values(ATTRIBUTES), 'isOpen']) {
+      if (!Object.hasOwn(own, prop)) continue;
+      const value = own[prop];
+      delete own[prop];
+      if (prop === 'open' || prop === 'isOpen') this.toggle(!!value && value !== 'false');
+      else own[prop] = value;
+    }
   }
 }

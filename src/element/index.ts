@@ -2,6 +2,7 @@ import { ChatWidgetElement } from './chat-widget';
 
 export { ChatWidgetElement };
 export type * from './events';
+export type * from './element-types';
 export { CHAT_WIDGET_EVENTS } from './events';
 export type { RawAttributes, WidgetConfig } from './attributes';
 

@@ -50,6 +50,8 @@ export class ChatSession {
   constructor(
     readonly identity: SessionIdentity,
     private readonly onClosed: () => void,
+    /** Signs out the previous visitor of this app, if any, before this one connects. */
+    private readonly replacePrevious: () => Promise<unknown> = () => Promise.resolve(),
   ) {
     this.client = new StreamChat(identity.apiKey, identity.baseUrl ? { baseURL: identity.baseUrl } : {});
     this.setComposerOptions({ drafts: false });
@@ -69,6 +71,22 @@ export class ChatSession {
       });
     }
     return this.connecting;
+  }
+
+  /** Whether any element still holds the session. */
+  get held(): boolean {
+    return this.holders > 0;
+  }
+
+  /**
+   * This visitor left (the site signed them out or in as someone else): disconnect now, and
+   * forget what the browser kept for them (a guest's id, the returning-visitor mark).
+   */
+  async signOut(): Promise<void> {
+    clearTimeout(this.releaseTimer);
+    visitorStorage.rememberSession(this.identity.apiKey, false);
+    if (!this.identity.tokenEndpoint) visitorStorage.forgetGuest(this.identity.apiKey);
+    await this.close();
   }
 
   /** Holds the session open; the returned function lets go of it. */
@@ -98,6 +116,8 @@ export class ChatSession {
   private async open() {
     const { apiKey, tokenEndpoint, userName } = this.identity;
     this.state.partialNext({ status: 'connecting', error: null });
+    // disconnectUser of the previous visitor is awaited before this one's connectUser.
+    await this.replacePrevious();
     try {
       if (tokenEndpoint) {
         const grant = await fetchToken(tokenEndpoint);

@@ -8,8 +8,20 @@ export function sessionFor(identity: SessionIdentity): ChatSession {
   const key = JSON.stringify([identity.apiKey, identity.baseUrl, identity.tokenEndpoint ?? 'guest']);
   let session = sessions.get(key);
   if (!session) {
-    session = new ChatSession(identity, () => sessions.delete(key));
+    const created: ChatSession = new ChatSession(identity, () => sessions.delete(key), () => signOutOthers(created));
+    session = created;
     sessions.set(key, session);
   }
   return session;
+}
+
+/**
+ * A new visitor of the same app (the site signed someone in or out, so the element's
+ * identity changed): the sessions no element holds any more are signed out now, not after
+ * their grace, and the new one connects only once they have disconnected.
+ */
+function signOutOthers(next: ChatSession): Promise<unknown> {
+  const sameApp = (session: ChatSession) =>
+    session.identity.apiKey === next.identity.apiKey && session.identity.baseUrl === next.identity.baseUrl;
+  return Promise.all([...sessions.values()].filter((session) => session !== next && sameApp(session) && !session.held).map((session) => session.signOut()));
 }

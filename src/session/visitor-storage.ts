@@ -24,6 +24,7 @@ function write(name: string, value: string | null) {
 export const visitorStorage = {
   guestId: (apiKey: string) => read(key(apiKey, 'guest-id')),
   rememberGuest: (apiKey: string, id: string) => write(key(apiKey, 'guest-id'), id),
+  forgetGuest: (apiKey: string) => write(key(apiKey, 'guest-id'), null),
   hadSession: (apiKey: string) => read(key(apiKey, 'session')) === '1',
   rememberSession: (apiKey: string, had: boolean) => write(key(apiKey, 'session'), had ? '1' : null),
 };

@@ -67,6 +67,7 @@ export const baseStyles = /* css */ `
   box-shadow: 0 6px 20px rgba(20, 20, 40, 0.28);
   transition: transform 120ms ease;
 }
+.widget[data-position="left"] .launcher { right: auto; left: var(--chat-widget-offset); }
 .launcher:hover { transform: scale(1.05); }
 @media (prefers-reduced-motion: reduce) { .launcher { transition: none; } }
 .launcher:focus-visible, .widget button:focus-visible, .composer-input:focus-visible {

@@ -13,6 +13,7 @@ export const widgetStyles = /* css */ `
   height: min(var(--chat-widget-height), calc(100vh - 2 * var(--chat-widget-offset) - 68px));
   box-shadow: 0 12px 40px rgba(20, 20, 40, 0.25);
 }
+.widget[data-position="left"] .panel { right: auto; left: var(--chat-widget-offset); }
 .widget[data-mode="inline"] .panel { width: 100%; height: var(--chat-widget-height); }
 @media (max-width: 480px) {
   .widget[data-mode="bubble"] .panel { right: 8px; left: 8px; width: auto; bottom: 84px; }

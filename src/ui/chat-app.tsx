@@ -43,10 +43,10 @@ function useRuntime(wanted: boolean, emit: Emit) {
 
 /** The component r2wc mounts: attributes in, a validated configuration or a readable error out. */
 export function ChatApp({ emit = noop, onOpenChange = noop, ...raw }: ChatAppProps) {
-  const { apiKey, tokenEndpoint, channel, baseUrl, mode, open, theme, userName, drafts } = raw;
+  const { apiKey, tokenEndpoint, channel, baseUrl, mode, open, theme, userName, drafts, launcher, position } = raw;
   const parsed = useMemo(
-    () => parseAttributes({ apiKey, tokenEndpoint, channel, baseUrl, mode, open, theme, userName, drafts }),
-    [apiKey, tokenEndpoint, channel, baseUrl, mode, open, theme, userName, drafts],
+    () => parseAttributes({ apiKey, tokenEndpoint, channel, baseUrl, mode, open, theme, userName, drafts, launcher, position }),
+    [apiKey, tokenEndpoint, channel, baseUrl, mode, open, theme, userName, drafts, launcher, position],
   );
   const configError = parsed.ok ? null : parsed.error;
   useOpenEvents(parsed.open && parsed.mode === 'bubble', emit);
@@ -67,7 +67,7 @@ export function ChatApp({ emit = noop, onOpenChange = noop, ...raw }: ChatAppPro
 
   const presentation: Presentation = { mode: parsed.mode, open: parsed.open, theme: parsed.theme };
   return (
-    <div className="widget" data-mode={parsed.mode} data-theme={parsed.theme}>
+    <div className="widget" data-mode={parsed.mode} data-theme={parsed.theme} data-position={parsed.position}>
       {!parsed.ok ? (
         <Frame {...presentation} setOpen={onOpenChange} title="Chat">
           <StatusView tone="error" title="This chat is not set up correctly." detail={parsed.error.message} />
@@ -87,7 +87,7 @@ export function ChatApp({ emit = noop, onOpenChange = noop, ...raw }: ChatAppPro
         </Frame>
       )}
       {/* Outside the panel's tree, so waking the chat does not replace the button a keyboard user is on. */}
-      {parsed.mode === 'bubble' && <Launcher open={parsed.open} unread={parsed.ok ? unread : 0} onToggle={() => onOpenChange(!parsed.open)} />}
+      {parsed.mode === 'bubble' && parsed.launcher === 'bubble' && <Launcher open={parsed.open} unread={parsed.ok ? unread : 0} onToggle={() => onOpenChange(!parsed.open)} />}
     </div>
   );
 }

@@ -93,6 +93,12 @@ export function ConnectedWidget({ config, presentation, connectAtOnce, emit, set
   // channel list does; a message result then jumps to its message once the channel is loaded.
   const [searching, setSearching] = useState(false);
   const [searchFocus, setSearchFocus] = useState(0);
+  // Another visitor (the site signed someone in or out): nothing of the previous one's panel stays.
+  useEffect(() => {
+    setPicked(null);
+    setPanel('messages');
+    setSearching(false);
+  }, [session]);
   const [jump, setJump] = useState<{ cid: string; messageId: string } | null>(null);
   const search = useMemo(() => (connected && userId ? createSearch(session.client, userId) : null), [connected, session, userId]);
   useEffect(() => {

@@ -107,7 +107,7 @@ describe('bad attributes', () => {
     ['a channel id with a colon', { 'api-key': 'k', channel: 'messaging:x:y', open: true }, 'invalid-channel', /cannot contain a colon/],
     ['an empty channel id', { 'api-key': 'k', channel: 'messaging:', open: true }, 'invalid-channel', /type:id/],
     ['an unknown mode', { 'api-key': 'k', mode: 'sidebar', open: true }, 'invalid-mode', /"bubble" or "inline"/],
-    ['an unknown theme', { 'api-key': 'k', theme: 'pink', open: true }, 'invalid-theme', /"light", "dark" or "auto"/],
+    ['an unknown theme', { 'api-key': 'k', theme: 'pink', open: true }, 'invalid-theme', /"auto", "light" or "dark"/],
     ['a base-url that is not http', { 'api-key': 'k', 'base-url': 'ftp://x', open: true }, 'invalid-base-url', /not an http/],
   ];
 
@@ -142,7 +142,7 @@ describe('a closed bubble', () => {
     launcher.focus();
     launcher.click();
     await waitFor(() => expect(part(el, 'panel')).not.toBeNull());
-    expect(made).toHaveBeenCalled();
+    await waitFor(() => expect(made).toHaveBeenCalled());
     expect(el.shadowRoot?.adoptedStyleSheets).toHaveLength(2);
     // A keyboard user who opened it is still on the button that closes it.
     expect(part(el, 'launcher')).toBe(launcher);
