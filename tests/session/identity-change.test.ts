@@ -43,7 +43,7 @@ describe('changing who the visitor is', () => {
     await bob.disconnectUser();
   });
 
-  it('forgets a guest\'s id when they sign in, so signing out later starts a new guest', async () => {
+  it('forgets a guest\'s id when they sign in, and signing out starts a new guest', async () => {
     // No channel: a guest may not read the members-only demo channel, but lists their own.
     const guest = mount({ 'api-key': API_KEY, 'base-url': backend.server.url, open: true });
     const first = (await waitForEvent(guest, 'chat-widget-ready')).userId;
@@ -53,6 +53,11 @@ describe('changing who the visitor is', () => {
     guest.setAttribute('token-endpoint', '/token/alice-again');
     await waitFor(() => expect(ready.at(-1)?.userId).toBe('alice'), { timeout: 5000 });
     expect(localStorage.getItem(`chat-widget:${API_KEY}:guest-id`)).toBeNull();
+
+    // Signing out again: a guest, and not the one from before.
+    guest.removeAttribute('token-endpoint');
+    await waitFor(() => expect(ready.at(-1)?.userId).toMatch(/^guest-/), { timeout: 5000 });
+    expect(ready.at(-1)?.userId).not.toBe(first);
     guest.remove();
   });
 });
