@@ -12,13 +12,19 @@ export interface ReactPage {
   calls: { prop: string; detail: unknown }[];
 }
 
+declare global {
+  interface Window {
+    reactPage: ReactPage;
+  }
+}
+
 const calls: ReactPage['calls'] = [];
 const record = (prop: string) => (event: CustomEvent) => calls.push({ prop, detail: event.detail });
 
 function App() {
   const widget = useRef<HTMLChatWidgetElement>(null);
   const [theme, setTheme] = useState<'light' | 'dark'>('light');
-  (window as unknown as { reactPage: ReactPage }).reactPage = { widget, setTheme, calls };
+  window.reactPage = { widget, setTheme, calls };
   return (
     <ChatWidget
       ref={widget}

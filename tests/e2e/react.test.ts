@@ -61,7 +61,8 @@ describe('<ChatWidget> on a React 19 page in Chromium', () => {
     await server?.close();
   });
 
-  async function openPage(): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
+  /** The React page, with dist/chat-widget.js before the app or, `late`, not loaded yet. */
+  async function openPage({ late = false } = {}): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
     const context = await browser.newContext({ viewport: { width: 1000, height: 720 } });
     await context.route(`${server.url}/react-page.js`, (route) => route.fulfill({ contentType: 'text/javascript', body: pageScript }));
     const page = await context.newPage();
@@ -70,28 +71,36 @@ describe('<ChatWidget> on a React 19 page in Chromium', () => {
     // keep it from opening the widget's WebSocket to the local backend.
     await page.goto(`${server.url}/react-page?key=${API_KEY}`);
     const errors = collectErrors(page);
-    await page.setContent(`<!doctype html><title>React</title><div id="root"></div>
-      <script src="/dist/chat-widget.js"></script><script type="module" src="/react-page.js"></script>`);
+    const element = late ? '' : '<script src="/dist/chat-widget.js"></script>';
+    await page.setContent(`<!doctype html><title>React</title><div id="root"></div>${element}<script type="module" src="/react-page.js"></script>`);
     return { page, errors, close: () => context.close() };
   }
 
-  const callsOf = (page: Page, prop: string) =>
-    page.evaluate((name) => (window as unknown as { reactPage: ReactPage }).reactPage.calls.filter((call) => call.prop === name), prop);
-  const widget = (page: Page) => page.locator('chat-widget');
+  const callsOf = (page: Page, prop: string) => page.evaluate((name) => window.reactPage.calls.filter((call) => call.prop === name), prop);
+  const setTheme = (page: Page, theme: 'light' | 'dark') => page.evaluate((value) => window.reactPage.setTheme(value), theme);
+  /** The `theme` property, and the theme the panel drew. */
+  const themes = (page: Page) =>
+    page.evaluate(() => {
+      const element = document.querySelector('chat-widget')!;
+      return [element.theme, element.shadowRoot?.querySelector<HTMLElement>('.widget')?.dataset.theme];
+    });
+  const messageLists = (page: Page) => page.locator('chat-widget [part~="message-list"]').count();
+  const READY = { prop: 'onReady', detail: { userId: 'alice', channel: 'messaging:general' } };
 
   it('fires onReady and onOpen with their details, opens and closes through the ref, and passes prop changes on', async () => {
     const { page, errors, close } = await openPage();
     try {
-      await eventually(() => callsOf(page, 'onReady')).toEqual([{ prop: 'onReady', detail: { userId: 'alice', channel: 'messaging:general' } }]);
+      await eventually(() => callsOf(page, 'onReady')).toEqual([READY]);
       // Once, though StrictMode attached the listeners twice: the first ones were removed.
       expect(await callsOf(page, 'onOpen')).toEqual([{ prop: 'onOpen', detail: {} }]);
-      await eventually(() => page.locator('chat-widget [part~="message-list"]').count()).toBe(1);
-      expect(await widget(page).getAttribute('class')).toBe('site-chat');
-      expect(await widget(page).getAttribute('api-key')).toBe(API_KEY);
+      await eventually(() => messageLists(page)).toBe(1);
+      const widget = page.locator('chat-widget');
+      expect(await widget.getAttribute('class')).toBe('site-chat');
+      expect(await widget.getAttribute('api-key')).toBe(API_KEY);
 
       const ref = (method: 'open' | 'close') =>
         page.evaluate((name) => {
-          const element = (window as unknown as { reactPage: ReactPage }).reactPage.widget.current!;
+          const element = window.reactPage.widget.current!;
           element[name]();
           return element.isOpen;
         }, method);
@@ -100,18 +109,31 @@ describe('<ChatWidget> on a React 19 page in Chromium', () => {
       await eventually(() => page.locator('chat-widget [part~="panel"]').count()).toBe(0);
       expect(await ref('open')).toBe(true);
       await eventually(() => callsOf(page, 'onOpen')).toHaveLength(2);
-      await eventually(() => page.locator('chat-widget [part~="message-list"]').count()).toBe(1);
+      await eventually(() => messageLists(page)).toBe(1);
 
-      const theme = () =>
-        page.evaluate(() => {
-          const element = document.querySelector('chat-widget')!;
-          return [element.theme, element.shadowRoot?.querySelector<HTMLElement>('.widget')?.dataset.theme];
-        });
-      expect(await theme()).toEqual(['light', 'light']);
-      await page.evaluate(() => (window as unknown as { reactPage: ReactPage }).reactPage.setTheme('dark'));
-      await eventually(theme).toEqual(['dark', 'dark']);
+      expect(await themes(page)).toEqual(['light', 'light']);
+      await setTheme(page, 'dark');
+      await eventually(() => themes(page)).toEqual(['dark', 'dark']);
       await page.waitForTimeout(300); // the panel's open transition
       await screenshot(page, 'react-widget');
+      expect(await callsOf(page, 'onError')).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('works with the element defined after React rendered it (the script imported later)', async () => {
+    const { page, errors, close } = await openPage({ late: true });
+    try {
+      const widget = page.locator('chat-widget');
+      await eventually(() => widget.getAttribute('api-key')).toBe(API_KEY);
+      expect(await widget.evaluate((el) => [el.shadowRoot, el.hasAttribute('open')])).toEqual([null, true]);
+      await setTheme(page, 'dark'); // a property of the element that is not defined yet
+      await page.addScriptTag({ url: '/dist/chat-widget.js' });
+      await eventually(() => callsOf(page, 'onReady')).toEqual([READY]);
+      await eventually(() => messageLists(page)).toBe(1);
+      expect(await themes(page)).toEqual(['dark', 'dark']);
       expect(await callsOf(page, 'onError')).toEqual([]);
       expect(errors).toEqual([]);
     } finally {
