@@ -159,6 +159,8 @@ describe('hiding, truncating and deleting', () => {
     expect(await listed()).toEqual(['messaging:hide-me']);
     const state = await bc.query({ messages: { limit: 10 } });
     expect(state.messages.map((m) => m.text)).toEqual(['after hiding']);
+    // Search forgets the cleared history too.
+    expect((await bc.getClient().search({ cid: 'messaging:hide-me' }, 'hiding')).results.map((r) => r.message.text)).toEqual(['after hiding']);
 
     await bc.hide();
     await bc.show();

@@ -29,12 +29,17 @@ export function createSearchStore(db: Db) {
     const text = query.match !== undefined;
     const seq = text ? 's.rowid' : 'm.seq';
     const visible = visibilityBounds({ viewerId: query.viewerId });
+    // What the searcher cleared for themselves (hide with clear_history, hide_history) stays gone.
+    const cleared = query.viewerId
+      ? 'AND m.created_at > COALESCE((SELECT history_cleared_at FROM members WHERE cid = m.cid AND user_id = ?), \'\')'
+      : '';
     const after = query.afterSeq ? `AND ${seq} ${query.afterSeq.direction === -1 ? '<' : '>'} ?` : '';
     // The channel list is one JSON parameter; SQLite reads it once into a lookup table.
     const sql = `SELECT m.* FROM ${text ? 'message_search s JOIN messages m ON m.seq = s.rowid' : 'messages m'}
       WHERE ${text ? 's.message_search MATCH ? AND' : ''} m.cid IN (SELECT value FROM json_each(?))
         AND m.deleted_at IS NULL AND ${query.where.sql} ${after}
         AND m.created_at > COALESCE((SELECT truncated_at FROM channels WHERE cid = m.cid), '')
+        ${cleared}
         ${visible.map((bound) => `AND ${bound.sql}`).join(' ')}
       ORDER BY ${query.order.sql} LIMIT ? OFFSET ?`;
     const params = [
@@ -42,6 +47,7 @@ export function createSearchStore(db: Db) {
       JSON.stringify(query.cids),
       ...query.where.params,
       ...(query.afterSeq ? [query.afterSeq.seq] : []),
+      ...(query.viewerId ? [query.viewerId] : []),
       ...visible.flatMap((bound) => bound.params),
       ...query.order.params,
       query.limit,
