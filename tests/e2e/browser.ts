@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { startServer, type RunningServer } from '../../src/server/index';
 
 export const OUTPUT_DIR = join(process.cwd(), 'tests', 'output');
 
@@ -41,4 +42,17 @@ export async function visit(browser: Browser, url: string, options: BrowserConte
   const errors = collectErrors(page);
   await page.goto(url);
   return { context, page, errors };
+}
+
+/** The backend as `npm start` runs it (demo pages, demo token endpoint, seeded), on a free port, in memory. */
+export function startDemoServer(apiKey: string, apiSecret: string): Promise<RunningServer> {
+  return startServer({ port: 0, apiKey, apiSecret, devMode: true, staticRoot: process.cwd(), seed: true, quiet: true });
+}
+
+/** A fresh visitor on the demo shop as `user`, with the bubble opened and the messages shown. */
+export async function openChat(browser: Browser, serverUrl: string, user: string): Promise<Visitor> {
+  const visitor = await visit(browser, `${serverUrl}/?user=${user}`, { viewport: { width: 1200, height: 860 } });
+  await visitor.page.locator('chat-widget [part~="launcher"]').click();
+  await visitor.page.locator('chat-widget [part~="message-list"]').waitFor();
+  return visitor;
 }

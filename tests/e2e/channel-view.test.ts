@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/server/index';
-import { launchChromium, screenshot, eventually, visit, type Visitor } from './browser';
+import type { RunningServer } from '../../src/server/index';
+import { eventually, launchChromium, openChat, screenshot, startDemoServer, type Visitor } from './browser';
 
 let browser: Browser;
 let server: RunningServer;
@@ -9,7 +9,7 @@ let server: RunningServer;
 beforeAll(async () => {
   [browser, server] = await Promise.all([
     launchChromium(),
-    startServer({ port: 0, apiKey: 'e2e-view', apiSecret: 'e2e-view-secret-long-enough-for-hs256', devMode: true, staticRoot: process.cwd(), seed: true, quiet: true }),
+    startDemoServer('e2e-view', 'e2e-view-secret-long-enough-for-hs256'),
   ]);
 });
 
@@ -18,12 +18,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function visitor(user: string): Promise<Visitor> {
-  const { context, page, errors } = await visit(browser, `${server.url}/?user=${user}`, { viewport: { width: 1200, height: 860 } });
-  await page.locator('chat-widget [part~="launcher"]').click();
-  await page.locator('chat-widget [part~="message-list"]').waitFor();
-  return { context, page, errors };
-}
+const visitor = (user: string): Promise<Visitor> => openChat(browser, server.url, user);
 
 const message = (page: Page, text: string) => page.locator('chat-widget [part~="message"]', { hasText: text }).last();
 

@@ -4,8 +4,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { StreamChat } from 'stream-chat';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/server/index';
-import { eventually, launchChromium, screenshot, visit, type Visitor } from './browser';
+import type { RunningServer } from '../../src/server/index';
+import { eventually, launchChromium, openChat, screenshot, startDemoServer, type Visitor } from './browser';
 
 const API_KEY = 'e2e-moderation';
 const API_SECRET = 'e2e-moderation-secret-long-enough-for-hs256';
@@ -15,7 +15,7 @@ let server: RunningServer;
 beforeAll(async () => {
   [browser, server] = await Promise.all([
     launchChromium(),
-    startServer({ port: 0, apiKey: API_KEY, apiSecret: API_SECRET, devMode: true, staticRoot: process.cwd(), seed: true, quiet: true }),
+    startDemoServer(API_KEY, API_SECRET),
   ]);
 });
 
@@ -24,12 +24,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function visitor(user: string): Promise<Visitor> {
-  const { context, page, errors } = await visit(browser, `${server.url}/?user=${user}`, { viewport: { width: 1200, height: 860 } });
-  await page.locator('chat-widget [part~="launcher"]').click();
-  await page.locator('chat-widget [part~="message-list"]').waitFor();
-  return { context, page, errors };
-}
+const visitor = (user: string): Promise<Visitor> => openChat(browser, server.url, user);
 
 const message = (page: Page, text: string) => page.locator('chat-widget [part~="message"]', { hasText: text }).last();
 

@@ -4,8 +4,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { StreamChat, type ChannelData } from 'stream-chat';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/server/index';
-import { collectErrors, launchChromium, screenshot, eventually } from './browser';
+import type { RunningServer } from '../../src/server/index';
+import { collectErrors, eventually, launchChromium, screenshot, startDemoServer } from './browser';
 
 const API_KEY = 'e2e-search-key';
 const API_SECRET = 'e2e-search-secret-long-enough-for-hs256';
@@ -30,7 +30,7 @@ async function seedLanterns(url: string) {
 beforeAll(async () => {
   [browser, server] = await Promise.all([
     launchChromium(),
-    startServer({ port: 0, apiKey: API_KEY, apiSecret: API_SECRET, devMode: true, staticRoot: process.cwd(), seed: true, quiet: true }),
+    startDemoServer(API_KEY, API_SECRET),
   ]);
   await seedLanterns(server.url);
 });

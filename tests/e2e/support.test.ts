@@ -4,8 +4,8 @@
 // newest first, and a reply from the inbox reaches the visitor live. No visitor sees another's.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/server/index';
-import { eventually, launchChromium, screenshot, visit, type Visitor } from './browser';
+import type { RunningServer } from '../../src/server/index';
+import { eventually, launchChromium, screenshot, startDemoServer, visit, type Visitor } from './browser';
 
 let browser: Browser;
 let server: RunningServer;
@@ -13,7 +13,7 @@ let server: RunningServer;
 beforeAll(async () => {
   [browser, server] = await Promise.all([
     launchChromium(),
-    startServer({ port: 0, apiKey: 'e2e-support', apiSecret: 'e2e-support-secret-long-enough-for-hs256', devMode: true, staticRoot: process.cwd(), seed: true, quiet: true }),
+    startDemoServer('e2e-support', 'e2e-support-secret-long-enough-for-hs256'),
   ]);
 });
 
@@ -24,10 +24,7 @@ afterAll(async () => {
 
 const widget = (page: Page, part: string) => page.locator(`chat-widget [part~="${part}"]`);
 
-async function open(path: string): Promise<Visitor> {
-  const visitor = await visit(browser, `${server.url}${path}`, { viewport: { width: 1200, height: 860 } });
-  return visitor;
-}
+const open = (path: string): Promise<Visitor> => visit(browser, `${server.url}${path}`, { viewport: { width: 1200, height: 860 } });
 
 async function send(page: Page, text: string) {
   const input = widget(page, 'composer-input');
