@@ -29,6 +29,12 @@ export default [
       { file: 'dist/chat-widget.mjs', format: 'es' },
     ],
   },
+  // The opt-in loader: the element and its launcher alone; it fetches chat-widget.js beside it.
+  {
+    input: 'src/element/loader.ts',
+    plugins: compile(),
+    output: { file: 'dist/chat-widget.loader.js', format: 'iife' },
+  },
   {
     input,
     plugins: [dts({ tsconfig: 'tsconfig.json' })],

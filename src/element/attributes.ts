@@ -15,6 +15,30 @@ export interface RawAttributes {
   position?: string;
 }
 
+/** Attribute name → property name: the element's public attribute surface. */
+export const ATTRIBUTES = {
+  'api-key': 'apiKey',
+  'token-endpoint': 'tokenEndpoint',
+  channel: 'channel',
+  'base-url': 'baseUrl',
+  mode: 'mode',
+  open: 'open',
+  theme: 'theme',
+  'user-name': 'userName',
+  drafts: 'drafts',
+  launcher: 'launcher',
+  position: 'position',
+} as const satisfies Record<string, keyof RawAttributes>;
+
+export type AttributeName = keyof typeof ATTRIBUTES;
+
+/** The attributes as an element carries them now (undefined where absent). */
+export function readAttributes(el: Element): RawAttributes {
+  const raw: RawAttributes = {};
+  for (const [attribute, prop] of Object.entries(ATTRIBUTES)) raw[prop] = el.getAttribute(attribute) ?? undefined;
+  return raw;
+}
+
 // The attributes that take one of a few words; the first is the default.
 const CHOICES = {
   mode: ['bubble', 'inline'],

@@ -1,84 +1,71 @@
-import r2wc from '@r2wc/react-to-web-component';
-import { ChatApp, type ChatAppProps } from '../ui/chat-app';
-import { parseBoolean, type RawAttributes } from './attributes';
-import { emitFrom } from './events';
+import { visitorStorage } from '../session/visitor-storage';
+import { ATTRIBUTES, panelShown, parseAttributes, parseBoolean, readAttributes, type AttributeName, type RawAttributes } from './attributes';
+import { emitFrom, type Emit } from './events';
+import { createLauncher } from './launcher';
+import type { ChatRuntime, PanelElement, RuntimeSource } from './runtime-contract';
 import { installStyles } from './styles';
 
-/** Attribute name → property name: the element's public attribute surface. */
-const ATTRIBUTES = {
-  'api-key': 'apiKey',
-  'token-endpoint': 'tokenEndpoint',
-  channel: 'channel',
-  'base-url': 'baseUrl',
-  mode: 'mode',
-  open: 'open',
-  theme: 'theme',
-  'user-name': 'userName',
-  drafts: 'drafts',
-  launcher: 'launcher',
-  position: 'position',
-} as const satisfies Record<string, keyof RawAttributes>;
+let runtimeSource: RuntimeSource = () => Promise.reject(new Error('this script carries no chat runtime'));
 
-type AttributeName = keyof typeof ATTRIBUTES;
-
-// r2wc keeps the props it passes to the component under these registered symbols.
-const PROPS = Symbol.for('r2wc.props');
-const RENDER = Symbol.for('r2wc.render');
-const MOUNTED = Symbol.for('r2wc.context');
-
-interface R2wcInternals {
-  [PROPS]: Partial<ChatAppProps>;
-  [RENDER](): void;
-  [MOUNTED]?: unknown;
-  container: Element;
+/** Where every `<chat-widget>` of this script gets the chat's runtime (index.ts, loader.ts). */
+export function setRuntimeSource(source: RuntimeSource) {
+  runtimeSource = source;
 }
 
-const Base = r2wc(ChatApp, {
-  shadow: 'open',
-  props: Object.fromEntries(Object.values(ATTRIBUTES).map((prop) => [prop, 'string'])) as Record<
-    keyof RawAttributes,
-    'string'
-  >,
-}) as unknown as { new (): HTMLElement & R2wcInternals };
-
 /**
- * `<chat-widget>`: r2wc does the React mounting; this class fixes what r2wc leaves out.
- * r2wc ignores empty and removed attributes, so a bare `<chat-widget open>` would stay
- * closed and removing `channel` would keep the old value: every attribute change is
- * mapped here instead, a removed one to `undefined` (its default).
+ * `<chat-widget>`: the part of the widget that every page evaluates at once, written without the
+ * UI framework. It owns the public API (attributes, properties, methods, events), draws the
+ * launcher, and reports a bad attribute. When the chat is first wanted (the panel shown, or a
+ * browser that chatted here before and shows its unread count) it loads the runtime and hosts
+ * its panel, an r2wc element rendering the React UI, inside its shadow root; it copies its
+ * attributes onto that panel.
  */
-export class ChatWidgetElement extends Base {
+export class ChatWidgetElement extends HTMLElement {
+  static get observedAttributes() {
+    return Object.keys(ATTRIBUTES);
+  }
+
+  private readonly widget = document.createElement('div');
+  private readonly bubble = createLauncher(() => this.toggle());
+  private readonly emit: Emit = emitFrom(this);
+  private panel: PanelElement | null = null;
+  private loading = false;
+  /** Why the runtime could not start, shown until the visitor tries again. */
+  private failure: HTMLElement | null = null;
+  private readonly connecting = placeholder('status', 'Connecting…');
+  private unread = 0;
+  /** Whether the panel was open at the last render (open and close events are its changes). */
+  private shownOpen: boolean | undefined;
+  private reportedError = '';
   /** What had the focus when the panel opened (the site's own button), given it back on close. */
   private opener: Element | null = null;
 
   constructor() {
     super();
-    const shadow = this.shadowRoot as ShadowRoot;
+    const shadow = this.attachShadow({ mode: 'open' });
     installStyles(shadow);
-    // Render into a child of the shadow root, so the <style> fallback beside it survives.
-    const root = document.createElement('div');
-    root.className = 'cw-root';
-    shadow.append(root);
-    this.container = root;
-
-    this.upgradeProperties();
-    const props = this[PROPS];
-    for (const [attribute, prop] of Object.entries(ATTRIBUTES)) {
-      props[prop] = this.getAttribute(attribute) ?? undefined;
+    this.widget.className = 'widget';
+    shadow.append(this.widget);
+    shadow.addEventListener('chat-widget-unread', (event) => {
+      this.unread = (event as CustomEvent<{ count: number }>).detail.count;
+      this.render();
+    });
+    // A pointer on the way to the bubble, or the keyboard on it: get the chat ready for the click.
+    for (const type of ['pointerenter', 'focus', 'touchstart']) {
+      this.bubble.button.addEventListener(type, () => void runtimeSource().catch(() => undefined), { once: true, passive: true });
     }
-    props.emit = emitFrom(this);
-    props.onOpenChange = (open: boolean) => this.toggle(open);
+    this.upgradeProperties();
   }
 
-  attributeChangedCallback(name: string) {
-    const prop = ATTRIBUTES[name as AttributeName];
-    if (!prop) return;
-    // The attribute as it is now: an upgrade queues these callbacks with the values from before
-    // the constructor, which may have changed some since (upgradeProperties).
-    this[PROPS][prop] = this.getAttribute(name) ?? undefined;
-    // Only a mounted tree is updated: r2wc would also mount a detached or half-built element,
-    // and connectedCallback mounts it with every attribute read.
-    if (this[MOUNTED]) this[RENDER]();
+  connectedCallback() {
+    this.render();
+  }
+
+  attributeChangedCallback(name: string, _old: string | null, value: string | null) {
+    if (!(name in ATTRIBUTES)) return;
+    if (value === null) this.panel?.removeAttribute(name);
+    else this.panel?.setAttribute(name, value);
+    if (this.isConnected) this.render();
   }
 
   /** Opens the panel (reflected as the `open` attribute). */
@@ -97,6 +84,7 @@ export class ChatWidgetElement extends Base {
     if (next === this.isOpen) return;
     if (next) {
       this.opener = document.activeElement;
+      this.failure = null; // opening again is the visitor's retry
       this.setAttribute('open', '');
     } else {
       // Closed from inside the panel (its close button, Escape): the focus would be lost with it.
@@ -108,6 +96,71 @@ export class ChatWidgetElement extends Base {
   /** Whether the panel is open; the `open` attribute is the single source of truth. */
   get isOpen(): boolean {
     return parseBoolean(this.getAttribute('open') ?? undefined);
+  }
+
+  private render() {
+    const parsed = parseAttributes(readAttributes(this));
+    const { dataset } = this.widget;
+    dataset.mode = parsed.mode;
+    dataset.theme = parsed.theme;
+    dataset.position = parsed.position;
+
+    // Reported after the current task, so a page that adds its listener right after the element hears it.
+    const error = parsed.ok ? '' : `${parsed.error.reason}\n${parsed.error.message}`;
+    if (error !== this.reportedError) {
+      this.reportedError = error;
+      if (!parsed.ok) queueMicrotask(() => this.emit('chat-widget-error', { ...parsed.error }));
+    }
+    const open = parsed.open && parsed.mode === 'bubble';
+    if (this.shownOpen !== undefined && open !== this.shownOpen) {
+      queueMicrotask(() => this.emit(open ? 'chat-widget-open' : 'chat-widget-close', {}));
+    }
+    this.shownOpen = open;
+
+    const shown = panelShown(parsed);
+    if (!this.panel && !this.loading && !this.failure && (shown || (parsed.ok && visitorStorage.hadSession(parsed.config.apiKey)))) {
+      this.start();
+    }
+    // Until the panel is there (the runtime loading, or failed), its place says why.
+    const note = shown && !this.panel ? (this.failure ?? this.connecting) : null;
+    for (const box of [this.failure, this.connecting]) if (box && box !== note) box.remove();
+    if (note && note.parentNode !== this.widget) this.widget.prepend(note);
+
+    const { button } = this.bubble;
+    if (parsed.mode === 'bubble' && parsed.launcher === 'bubble') {
+      this.bubble.update({ open: parsed.open, unread: parsed.ok ? this.unread : 0 });
+      if (button.parentNode !== this.widget) this.widget.append(button);
+    } else {
+      button.remove();
+    }
+  }
+
+  /** Loads the runtime and hosts its panel, or shows why it could not start. */
+  private start() {
+    this.loading = true;
+    runtimeSource().then(
+      (runtime) => this.host(runtime),
+      (error: unknown) => {
+        const message = `The chat could not start: ${error instanceof Error ? error.message : String(error)}`;
+        this.failure = placeholder('alert', 'Chat is unavailable right now.', `${message} Open the chat again to retry.`);
+        this.emit('chat-widget-error', { reason: 'connection-failed', message });
+      },
+    ).finally(() => {
+      this.loading = false;
+      this.render();
+    });
+  }
+
+  private host(runtime: ChatRuntime) {
+    const panel = runtime.createPanel();
+    for (const attribute of Object.keys(ATTRIBUTES)) {
+      const value = this.getAttribute(attribute);
+      if (value !== null) panel.setAttribute(attribute, value);
+    }
+    panel.onOpenChange = (open) => this.toggle(open);
+    // Before the launcher, which stays the same button (a keyboard user may be on it).
+    this.widget.prepend(panel);
+    this.panel = panel;
   }
 
   /**
@@ -126,4 +179,38 @@ export class ChatWidgetElement extends Base {
       else own[prop] = value;
     }
   }
+}
+
+// Each attribute is also a property (`el.apiKey`), read from and written to the attribute;
+// null or undefined removes it. `open` is the method; `isOpen` reads the state.
+for (const [attribute, prop] of Object.entries(ATTRIBUTES) as Array<[AttributeName, keyof RawAttributes]>) {
+  if (prop === 'open') continue;
+  Object.defineProperty(ChatWidgetElement.prototype, prop, {
+    configurable: true,
+    enumerable: true,
+    get(this: HTMLElement) {
+      return this.getAttribute(attribute) ?? undefined;
+    },
+    set(this: HTMLElement, value: unknown) {
+      if (value === null || value === undefined) this.removeAttribute(attribute);
+      else this.setAttribute(attribute, String(value));
+    },
+  });
+}
+
+/** The panel's place while the runtime loads or when it cannot start: styled by the launcher's sheet alone. */
+function placeholder(role: 'status' | 'alert', title: string, detail?: string): HTMLElement {
+  const box = document.createElement('section');
+  box.className = 'placeholder';
+  box.setAttribute('part', role === 'alert' ? 'panel status-error' : 'panel');
+  box.setAttribute('role', role);
+  const heading = document.createElement('strong');
+  heading.textContent = title;
+  box.append(heading);
+  if (detail) {
+    const text = document.createElement('p');
+    text.textContent = detail;
+    box.append(text);
+  }
+  return box;
 }

@@ -1,19 +1,22 @@
-import { ChatWidgetElement } from './chat-widget';
+// The single file (dist/chat-widget.js): the element, and the chat's runtime in the same file,
+// evaluated when the chat is first wanted (build/defer-runtime.mjs).
+import { loadRuntime } from '../ui/runtime-loader';
+import { ChatWidgetElement, setRuntimeSource } from './chat-widget';
+import { defineChatWidget, TAG_NAME } from './define';
+import { RUNTIME_EVENT } from './runtime-contract';
 
-export { ChatWidgetElement };
+export { ChatWidgetElement, defineChatWidget, TAG_NAME };
 export type * from './events';
 export type * from './element-types';
 export { CHAT_WIDGET_EVENTS } from './events';
 export type { RawAttributes, WidgetConfig } from './attributes';
 
-export const TAG_NAME = 'chat-widget';
+setRuntimeSource(loadRuntime);
 
-/**
- * Registers `<chat-widget>`. Idempotent: a page that loads the script twice keeps
- * the first definition instead of throwing.
- */
-export function defineChatWidget(registry: CustomElementRegistry = customElements) {
-  if (!registry.get(TAG_NAME)) registry.define(TAG_NAME, ChatWidgetElement);
+if (typeof customElements !== 'undefined') {
+  defineChatWidget();
+  // Fetched by the loader, which defined `<chat-widget>` first: hand it this file's runtime.
+  if (customElements.get(TAG_NAME) !== ChatWidgetElement) {
+    document.dispatchEvent(new CustomEvent(RUNTIME_EVENT, { detail: loadRuntime }));
+  }
 }
-
-if (typeof customElements !== 'undefined') defineChatWidget();

@@ -1,26 +1,23 @@
 import { baseStyles } from '../styles/base.styles';
-import { searchStyles } from '../styles/search.styles';
-import { widgetStyles } from '../styles/widget.styles';
 
-// Two sheets: the launcher's at once, the panel's the first time a panel is shown, so a closed
-// bubble's page does not parse the panel's rules.
-const SHEETS = { base: baseStyles, panel: widgetStyles + searchStyles };
-type SheetName = keyof typeof SHEETS;
+// The widget has two stylesheets: the launcher's (here), adopted at once, and the panel's
+// (src/ui/panel-styles.ts), adopted the first time a panel is shown, so a closed bubble's page
+// does not parse the panel's rules, nor even carry them when it uses the loader.
 
 // Captured while the widget script itself runs: a page with a strict CSP gives the
 // script tag a nonce, and the <style> fallback must carry the same one.
 const scriptNonce =
   typeof document !== 'undefined' ? (document.currentScript as HTMLScriptElement | null)?.nonce : undefined;
 
-const constructed = new Map<SheetName, CSSStyleSheet | null>();
+const constructed = new Map<string, CSSStyleSheet | null>();
 
-/** One constructable stylesheet of each kind for every instance; null where the browser has none. */
-function constructedSheet(name: SheetName): CSSStyleSheet | null {
+/** One constructable stylesheet of each name for every instance; null where the browser has none. */
+function constructedSheet(name: string, css: string): CSSStyleSheet | null {
   if (constructed.has(name)) return constructed.get(name) ?? null;
   let sheet: CSSStyleSheet | null = null;
   try {
     sheet = new CSSStyleSheet();
-    sheet.replaceSync(SHEETS[name]);
+    sheet.replaceSync(css);
     if (!('adoptedStyleSheets' in ShadowRoot.prototype)) sheet = null;
   } catch {
     sheet = null;
@@ -30,11 +27,12 @@ function constructedSheet(name: SheetName): CSSStyleSheet | null {
 }
 
 /**
- * Puts one of the widget's stylesheets into a shadow root, once: the shared adopted sheet (which
- * strict CSP `style-src` does not block), or a `<style nonce>` element where that is missing.
+ * Puts one of the widget's stylesheets into a shadow root, once, after those it has: the shared
+ * adopted sheet (which strict CSP `style-src` does not block), or a `<style nonce>` element
+ * where that is missing.
  */
-function install(root: ShadowRoot, name: SheetName) {
-  const sheet = constructedSheet(name);
+export function adoptSheet(root: ShadowRoot, name: string, css: string) {
+  const sheet = constructedSheet(name, css);
   if (sheet) {
     if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
     return;
@@ -43,15 +41,11 @@ function install(root: ShadowRoot, name: SheetName) {
   const style = document.createElement('style');
   style.dataset.sheet = name;
   if (scriptNonce) style.nonce = scriptNonce;
-  style.textContent = SHEETS[name];
-  // The panel's rules come after the base ones, as in one sheet.
-  const base = root.querySelector('style[data-sheet="base"]');
-  if (base) base.after(style);
+  style.textContent = css;
+  const last = [...root.querySelectorAll('style[data-sheet]')].at(-1);
+  if (last) last.after(style);
   else root.prepend(style);
 }
 
 /** The host, theme and launcher styles: every instance, at once. */
-export const installStyles = (root: ShadowRoot) => install(root, 'base');
-
-/** The panel's styles: the first time a panel is shown in this root. */
-export const installPanelStyles = (root: ShadowRoot) => install(root, 'panel');
+export const installStyles = (root: ShadowRoot) => adoptSheet(root, 'base', baseStyles);

@@ -80,5 +80,17 @@ export const baseStyles = /* css */ `
   border: 2px solid var(--cw-bg);
 }
 .inline-badge { position: static; border: 0; }
+/* The panel (an element rendering the UI) adds no box of its own. */
+chat-widget-panel { display: contents; }
+/* The panel's place while the chat's runtime loads, or when it cannot start (no panel sheet yet). */
+.placeholder {
+  position: fixed; right: var(--chat-widget-offset); bottom: calc(var(--chat-widget-offset) + 68px);
+  z-index: var(--chat-widget-z-index); width: min(var(--chat-widget-width), calc(100vw - 2 * var(--chat-widget-offset)));
+  padding: 16px; border-radius: var(--chat-widget-radius); background: var(--cw-bg);
+  border: 1px solid var(--cw-border); box-shadow: 0 12px 40px rgba(20, 20, 40, 0.24);
+}
+.widget[data-position="left"] .placeholder { right: auto; left: var(--chat-widget-offset); }
+.widget[data-mode="inline"] .placeholder { position: static; width: auto; box-shadow: none; }
+.placeholder p { margin: 4px 0 0; color: var(--cw-muted); }
 
 `;

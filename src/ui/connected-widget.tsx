@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { StateStore, type MessageResponse } from 'stream-chat';
-import { panelShown, type ChannelRef, type Presentation, type WidgetConfig } from '../element/attributes';
+import { type ChannelRef, type Presentation, type WidgetConfig } from '../element/attributes';
 import type { Emit, MessageSummary } from '../element/events';
 import type { ChannelViewState, SendResult } from '../session/channel-handle';
 import { SessionError } from '../session/session-error';
@@ -43,16 +43,12 @@ const summarize = (message: MessageResponse): MessageSummary => ({
 interface ConnectedWidgetProps {
   config: WidgetConfig;
   presentation: Presentation;
-  /** Connect at page load: this browser chatted here before, and the bubble shows its unread count. */
-  connectAtOnce: boolean;
   emit: Emit;
   setOpen: (open: boolean) => void;
-  /** The count the launcher's badge shows. */
-  onUnread: (count: number) => void;
 }
 
 /** A valid configuration: the shared session, the channel, and the events the host page hears. */
-export function ConnectedWidget({ config, presentation, connectAtOnce, emit, setOpen, onUnread }: ConnectedWidgetProps) {
+export function ConnectedWidget({ config, presentation, emit, setOpen }: ConnectedWidgetProps) {
   const { apiKey, baseUrl, tokenEndpoint, userName } = config;
   const session = useMemo(
     () => sessionFor({ apiKey, baseUrl, tokenEndpoint, userName }),
@@ -66,11 +62,12 @@ export function ConnectedWidget({ config, presentation, connectAtOnce, emit, set
   // The conversation the site's token endpoint chose for this visitor wins over the attribute.
   const home = granted ?? config.channel;
 
-  // No request and no socket until the visitor opens the chat, unless this browser chatted before.
-  const visible = panelShown(presentation);
+  // This panel exists only once the chat is wanted (the element makes it when the panel is shown,
+  // or at once for a browser that chatted here before): it connects at once, and again after a
+  // sign-out or an identity change.
   useEffect(() => {
-    if ((visible || connectAtOnce) && status === 'idle') session.connect().catch(() => undefined);
-  }, [visible, connectAtOnce, status, session]);
+    if (status === 'idle') session.connect().catch(() => undefined);
+  }, [status, session]);
   const reportError = (failure: SessionError) => emit('chat-widget-error', { reason: failure.reason, message: failure.message });
   useEffect(() => {
     if (error) reportError(error);
@@ -131,8 +128,8 @@ export function ConnectedWidget({ config, presentation, connectAtOnce, emit, set
 
   const unread = home ? channel.unreadCount : totalUnread;
   const lastUnread = useRef(0);
+  // The launcher's badge (the element's) follows this event too.
   useEffect(() => {
-    onUnread(unread);
     if (unread === lastUnread.current) return;
     lastUnread.current = unread;
     emit('chat-widget-unread', { count: unread });

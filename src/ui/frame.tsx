@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { panelShown, type Presentation } from '../element/attributes';
-import { installPanelStyles } from '../element/styles';
+import { installPanelStyles } from './panel-styles';
 import { PanelHeader } from './panel-header';
 
 interface FrameProps extends Presentation {

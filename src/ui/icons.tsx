@@ -2,12 +2,6 @@
 const svg = { width: 20, height: 20, viewBox: '0 0 24 24', fill: 'none', 'aria-hidden': true } as const;
 const stroke = { stroke: 'currentColor', strokeWidth: 2, strokeLinecap: 'round', strokeLinejoin: 'round' } as const;
 
-export const ChatIcon = () => (
-  <svg {...svg} width={26} height={26}>
-    <path {...stroke} d="M21 12a8 8 0 0 1-11.6 7.1L4 20.5l1.4-4.9A8 8 0 1 1 21 12z" />
-  </svg>
-);
-
 export const CloseIcon = () => (
   <svg {...svg}>
     <path {...stroke} d="M6 6l12 12M18 6L6 18" />

@@ -2,6 +2,10 @@ import { waitFor, within } from '@testing-library/preact';
 import type { ChatWidgetElement, ChatWidgetEventMap, ChatWidgetEventName } from '../../src/element/index';
 import '../../src/element/index';
 
+// The element loads the chat's runtime with a dynamic import when the chat is first wanted:
+// compile it before the first test, so a waitFor's second measures the widget, not the compiler.
+await import('../../src/ui/runtime');
+
 /** Adds `<chat-widget>` with the given attributes (`true` writes a bare attribute). */
 // No test may reach beyond this machine: a valid configuration points at a closed local port
 // unless the test gives its own base-url.
@@ -16,7 +20,7 @@ export function mount(attributes: Record<string, string | true> = {}, parent: El
 }
 
 /** Queries inside the element's shadow root, the way a visitor sees it. */
-export const shadow = (el: ChatWidgetElement) => within(el.shadowRoot?.querySelector('.cw-root') as HTMLElement);
+export const shadow = (el: ChatWidgetElement) => within(el.shadowRoot?.querySelector('.widget') as HTMLElement);
 
 export const part = (el: ChatWidgetElement, name: string) => el.shadowRoot?.querySelector(`[part~="${name}"]`) ?? null;
 

@@ -1,0 +1,51 @@
+// The floating bubble, drawn without the UI framework: a first-time visitor's page pays for
+// this button alone until the chat is wanted. Its badge shows the unread count while closed.
+
+const SVG = 'http://www.w3.org/2000/svg';
+const CHAT = 'M21 12a8 8 0 0 1-11.6 7.1L4 20.5l1.4-4.9A8 8 0 1 1 21 12z';
+const CLOSE = 'M6 6l12 12M18 6L6 18';
+
+/** An inline stroke icon (created node by node: no innerHTML, which Trusted Types would refuse). */
+function icon(path: string, size: number): SVGSVGElement {
+  const svg = document.createElementNS(SVG, 'svg');
+  for (const [name, value] of [['width', size], ['height', size], ['viewBox', '0 0 24 24'], ['fill', 'none'], ['aria-hidden', 'true']]) {
+    svg.setAttribute(String(name), String(value));
+  }
+  const line = document.createElementNS(SVG, 'path');
+  for (const [name, value] of [['stroke', 'currentColor'], ['stroke-width', '2'], ['stroke-linecap', 'round'], ['stroke-linejoin', 'round'], ['d', path]]) {
+    line.setAttribute(name!, value!);
+  }
+  svg.append(line);
+  return svg;
+}
+
+export interface LauncherState {
+  open: boolean;
+  unread: number;
+}
+
+export function createLauncher(onToggle: () => void) {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'launcher';
+  button.setAttribute('part', 'launcher');
+  button.addEventListener('click', onToggle);
+  const chat = icon(CHAT, 26);
+  const close = icon(CLOSE, 20);
+  const badge = document.createElement('span');
+  badge.className = 'badge';
+  badge.setAttribute('part', 'badge');
+  badge.setAttribute('aria-hidden', 'true');
+
+  return {
+    button,
+    update({ open, unread }: LauncherState) {
+      const label = open ? 'Close chat' : unread > 0 ? `Open chat, ${unread} unread` : 'Open chat';
+      button.setAttribute('aria-label', label);
+      button.setAttribute('aria-expanded', String(open));
+      badge.textContent = unread > 99 ? '99+' : String(unread);
+      const showBadge = !open && unread > 0;
+      button.replaceChildren(...(open ? [close] : showBadge ? [chat, badge] : [chat]));
+    },
+  };
+}

@@ -1,0 +1,10 @@
+// The opt-in loader (dist/chat-widget.loader.js): the element and its launcher alone. The full
+// file beside it is fetched when the chat is about to be wanted (element/fetch-runtime.ts), so a
+// first-time visitor who never opens the chat pays for a few kilobytes, not for the chat.
+import { setRuntimeSource } from './chat-widget';
+import { defineChatWidget } from './define';
+import { fetchRuntime, prefetchWhenIdle } from './fetch-runtime';
+
+setRuntimeSource(fetchRuntime);
+defineChatWidget();
+prefetchWhenIdle();

@@ -1,0 +1,23 @@
+// What the element (the part every page evaluates at once) asks of the chat's runtime (the
+// part evaluated when the chat is first wanted: Preact, the panel, the session, stream-chat).
+// The single file carries both; the loader fetches the runtime in the full file beside it.
+
+/** The panel: a custom element made with r2wc from the React UI, which the element hosts. */
+export interface PanelElement extends HTMLElement {
+  /** The panel asks to open or close (its close button, Escape); the element decides. */
+  onOpenChange?: (open: boolean) => void;
+}
+
+export interface ChatRuntime {
+  /** A new panel element; the element copies its attributes onto it. */
+  createPanel(): PanelElement;
+}
+
+/** Loads (once) and returns the runtime. */
+export type RuntimeSource = () => Promise<ChatRuntime>;
+
+/**
+ * The document event by which a full file, run on a page where a loader already defined
+ * `<chat-widget>`, hands that element its runtime (the detail is the full file's source).
+ */
+export const RUNTIME_EVENT = 'chat-widget-runtime';

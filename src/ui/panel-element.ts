@@ -1,0 +1,56 @@
+import r2wc from '@r2wc/react-to-web-component';
+import { ATTRIBUTES, type AttributeName, type RawAttributes } from '../element/attributes';
+import { emitFrom } from '../element/events';
+import type { PanelElement } from '../element/runtime-contract';
+import { ChatPanel, type ChatPanelProps } from './chat-panel';
+
+export const PANEL_TAG = 'chat-widget-panel';
+
+// r2wc keeps the props it passes to the component under these registered symbols.
+const PROPS = Symbol.for('r2wc.props');
+const RENDER = Symbol.for('r2wc.render');
+const MOUNTED = Symbol.for('r2wc.context');
+
+interface R2wcInternals {
+  [PROPS]: Partial<ChatPanelProps>;
+  [RENDER](): void;
+  [MOUNTED]?: unknown;
+}
+
+// No shadow root of its own: the panel renders into the element, inside `<chat-widget>`'s
+// shadow root, whose stylesheets it shares.
+const Base = r2wc(ChatPanel, {
+  props: Object.fromEntries(Object.values(ATTRIBUTES).map((prop) => [prop, 'string'])) as Record<keyof RawAttributes, 'string'>,
+}) as unknown as { new (): HTMLElement & R2wcInternals };
+
+/**
+ * `<chat-widget-panel>`: r2wc mounts the React UI; this class fixes what r2wc leaves out. r2wc
+ * ignores empty and removed attributes, so a bare `open` would stay closed and a removed
+ * `channel` would keep its old value: every attribute change is mapped here instead, a removed
+ * one to `undefined` (its default). Events go out through `<chat-widget>`'s shadow root to the page.
+ */
+class ChatPanelElement extends Base implements PanelElement {
+  onOpenChange?: (open: boolean) => void;
+
+  constructor() {
+    super();
+    const props = this[PROPS];
+    for (const [attribute, prop] of Object.entries(ATTRIBUTES)) props[prop] = this.getAttribute(attribute) ?? undefined;
+    props.emit = emitFrom(this);
+    props.onOpenChange = (open: boolean) => this.onOpenChange?.(open);
+  }
+
+  attributeChangedCallback(name: string) {
+    const prop = ATTRIBUTES[name as AttributeName];
+    if (!prop) return;
+    this[PROPS][prop] = this.getAttribute(name) ?? undefined;
+    // Only a mounted tree is updated: r2wc would also mount a detached element, and
+    // connectedCallback mounts it with every attribute read.
+    if (this[MOUNTED]) this[RENDER]();
+  }
+}
+
+export function createPanel(): PanelElement {
+  if (!customElements.get(PANEL_TAG)) customElements.define(PANEL_TAG, ChatPanelElement);
+  return document.createElement(PANEL_TAG) as PanelElement;
+}
