@@ -19,11 +19,13 @@ export type ChatSetup = {
 
 /** Where our widget and the peer are served from on the benchmark origins. */
 export const WIDGET_SCRIPT = '/chat-widget.js';
+/** The opt-in loader, beside the full file it fetches. */
+export const LOADER_SCRIPT = '/chat-widget.loader.js';
 export const PEER_SCRIPT = '/peer/peer.js';
 export const PEER_CSS = '/peer/peer.css';
 
 /** Element paths for `__bench.mark` (one selector per shadow root). */
-export const LAUNCHER = { ours: ['chat-widget', '[part~="launcher"]'], peer: ['.peer-launcher'] };
+export const LAUNCHER = { ours: ['chat-widget', '[part~="launcher"]'], loader: ['chat-widget', '[part~="launcher"]'], peer: ['.peer-launcher'] };
 export const FIRST_MESSAGE = { ours: ['chat-widget', '[part~="message"]'], peer: ['.str-chat__message'] };
 export const MESSAGE_SCROLLER = { ours: ['chat-widget', '.message-scroller'], peer: ['.str-chat__message-list'] };
 
@@ -75,9 +77,9 @@ export function plainPage(): string {
 }
 
 /** Our widget as the README tells site owners to add it: one deferred script, one element. */
-export function widgetPage(setup: ChatSetup): string {
+export function widgetPage(setup: ChatSetup, script = WIDGET_SCRIPT): string {
   const element = `  <chat-widget api-key="${escape(setup.apiKey)}" base-url="${escape(setup.baseUrl)}" token-endpoint="${escape(setup.tokenEndpoint)}" channel="${escape(setup.channel)}"></chat-widget>
-  <script src="${WIDGET_SCRIPT}" defer></script>`;
+  <script src="${script}" defer></script>`;
   return page('Widget page', '', element);
 }
 
@@ -101,13 +103,14 @@ export type Site = {
   root: string;
   peer: PeerBuild;
   /** Page paths, each for one chat channel: plain, and widget/peer for every channel given. */
-  pages: { plain: string; widget(channel: string): string; peer(channel: string): string };
+  pages: { plain: string; widget(channel: string): string; loader(channel: string): string; peer(channel: string): string };
 };
 
 /**
  * Writes the benchmark site: `/plain.html`, and `/widget-<id>.html` and `/peer-<id>.html` for
  * each channel id (type messaging), signed in as `user` through the backend's demo token
- * endpoint; `/chat-widget.js` (the built dist file) and `/peer/` (the peer build).
+ * endpoint, and `/loader-<id>.html`, the same with the opt-in loader; `/chat-widget.js` and
+ * `/chat-widget.loader.js` (the built dist files) and `/peer/` (the peer build).
  */
 export async function prepareSite(channelIds: string[], user = 'alice'): Promise<Site> {
   const peer = await buildPeer();
@@ -116,6 +119,7 @@ export async function prepareSite(channelIds: string[], user = 'alice'): Promise
   const demo = join(root, 'demo');
   mkdirSync(join(demo, 'peer'), { recursive: true });
   copyFileSync(resolve('dist/chat-widget.js'), join(demo, 'chat-widget.js'));
+  copyFileSync(resolve('dist/chat-widget.loader.js'), join(demo, 'chat-widget.loader.js'));
   cpSync(peer.dir, join(demo, 'peer'), { recursive: true });
   writeFileSync(join(demo, 'plain.html'), plainPage());
   for (const id of channelIds) {
@@ -126,11 +130,12 @@ export async function prepareSite(channelIds: string[], user = 'alice'): Promise
       channel: `messaging:${id}`,
     };
     writeFileSync(join(demo, `widget-${id}.html`), widgetPage(setup));
+    writeFileSync(join(demo, `loader-${id}.html`), widgetPage(setup, LOADER_SCRIPT));
     writeFileSync(join(demo, `peer-${id}.html`), peerPage(setup));
   }
   return {
     root,
     peer,
-    pages: { plain: '/plain.html', widget: (id) => `/widget-${id}.html`, peer: (id) => `/peer-${id}.html` },
+    pages: { plain: '/plain.html', widget: (id) => `/widget-${id}.html`, loader: (id) => `/loader-${id}.html`, peer: (id) => `/peer-${id}.html` },
   };
 }

@@ -1,0 +1,144 @@
+// The opt-in loader (dist/chat-widget.loader.js) on a page with a strict Content-Security-Policy
+// (demo/loader.html): it draws the bubble alone, fetches the full file beside it when the visitor
+// reaches for the bubble, and the chat then works as with the single file.
+import type { Browser, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../src/server/index';
+import { collectErrors, eventually, launchChromium, screenshot, startDemoServer, visit, type Visitor } from './browser';
+
+let browser: Browser;
+let server: RunningServer;
+
+beforeAll(async () => {
+  [browser, server] = await Promise.all([launchChromium(), startDemoServer('loader-key', 'loader-secret-that-is-long-enough-for-hs256')]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A fresh visitor on the loader page, with the page's CSP violations and script requests recorded. */
+async function loaderVisitor(user: string, path = '/loader.html') {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 860 } });
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  const violations: string[] = [];
+  await page.exposeFunction('reportViolation', (text: string) => violations.push(text));
+  await page.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (e) =>
+      (window as unknown as { reportViolation(t: string): void }).reportViolation(`${e.violatedDirective} ${e.blockedURI}`),
+    ),
+  );
+  const scripts: Request[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/dist/')) scripts.push(request);
+  });
+  await page.goto(`${server.url}${path}?user=${user}`);
+  return { context, page, errors, violations, scripts };
+}
+
+/** Whether the full file has run on the page (its script defines the `ChatWidget` global). */
+const fullFileRan = (page: Page) => page.evaluate(() => 'ChatWidget' in window);
+const launcher = (page: Page) => page.locator('chat-widget [part~="launcher"]');
+
+describe('the opt-in loader on a strict-CSP page', () => {
+  it('draws the bubble alone, fetches the chat when the visitor reaches for it, and chats live', async () => {
+    const alice = await loaderVisitor('alice');
+    let bob: Visitor | undefined;
+    try {
+      await launcher(alice.page).waitFor();
+      // Idle: the full file may be prefetched into the cache, but it does not run.
+      await alice.page.waitForTimeout(1500);
+      expect(await fullFileRan(alice.page)).toBe(false);
+      expect(await alice.page.locator('chat-widget [part~="panel"]').count()).toBe(0);
+      const requested = alice.scripts.map((request) => new URL(request.url()).pathname);
+      expect(requested[0]).toBe('/dist/chat-widget.loader.js');
+      expect(requested.filter((path) => path !== '/dist/chat-widget.js' && path !== '/dist/chat-widget.loader.js')).toEqual([]);
+
+      await launcher(alice.page).hover();
+      await eventually(() => fullFileRan(alice.page)).toBe(true);
+      await launcher(alice.page).click();
+      const input = alice.page.locator('chat-widget [part~="composer-input"]');
+      await input.waitFor();
+
+      bob = await visit(browser, `${server.url}/?user=bob`, { viewport: { width: 1200, height: 860 } });
+      await launcher(bob.page).click();
+      await bob.page.locator('chat-widget [part~="message-list"]').waitFor();
+
+      const text = `Loaded on demand ${Date.now()}`;
+      await input.fill(text);
+      await input.press('Enter');
+      await eventually(() => bob!.page.locator('chat-widget [part~="message"]', { hasText: text }).count()).toBe(1);
+      const reply = `Heard you ${Date.now()}`;
+      const bobInput = bob.page.locator('chat-widget [part~="composer-input"]');
+      await bobInput.fill(reply);
+      await bobInput.press('Enter');
+      await eventually(() => alice.page.locator('chat-widget [part~="message"]', { hasText: reply }).count()).toBe(1);
+
+      await screenshot(alice.page, 'loader-open');
+      expect(alice.violations).toEqual([]);
+      expect(alice.errors).toEqual([]);
+      // The panel's stylesheet came with the full file and applied despite style-src 'self'.
+      const accent = await alice.page.locator('chat-widget [part~="header"]').evaluate((el) => getComputedStyle(el).backgroundColor);
+      expect(accent).toBe('rgb(79, 70, 229)');
+    } finally {
+      await alice.context.close();
+      await bob?.context.close();
+    }
+  });
+
+  it('opens from the keyboard: Enter on the focused bubble fetches the chat and opens it', async () => {
+    const carol = await loaderVisitor('carol');
+    try {
+      await launcher(carol.page).focus();
+      await carol.page.keyboard.press('Enter');
+      await carol.page.locator('chat-widget [part~="composer-input"]').waitFor();
+      expect(await fullFileRan(carol.page)).toBe(true);
+      expect(await carol.page.evaluate(() => document.activeElement?.tagName)).toBe('CHAT-WIDGET');
+      expect(carol.violations).toEqual([]);
+      expect(carol.errors).toEqual([]);
+    } finally {
+      await carol.context.close();
+    }
+  });
+
+  it('says why when the full file cannot be fetched, and tries again when opened again', async () => {
+    const dave = await loaderVisitor('dave');
+    try {
+      await launcher(dave.page).waitFor();
+      let refuse = true;
+      await dave.page.route('**/dist/chat-widget.js', (route) => (refuse ? route.fulfill({ status: 404, body: 'missing' }) : route.continue()));
+      const failed = dave.page.evaluate(
+        () => new Promise((resolve) => document.querySelector('chat-widget')!.addEventListener('chat-widget-error', (e) => resolve((e as CustomEvent).detail))),
+      );
+      await launcher(dave.page).click();
+      expect(await failed).toMatchObject({ reason: 'connection-failed', message: expect.stringContaining('could not be loaded') });
+      const alert = dave.page.locator('chat-widget [part~="status-error"]');
+      await expect.poll(() => alert.textContent()).toContain('Chat is unavailable right now.');
+      await screenshot(dave.page, 'loader-unavailable');
+
+      refuse = false;
+      await launcher(dave.page).click(); // closes
+      await launcher(dave.page).click(); // opens again: a retry
+      await dave.page.locator('chat-widget [part~="composer-input"]').waitFor();
+      expect(await alert.count()).toBe(0);
+    } finally {
+      await dave.context.close();
+    }
+  });
+
+  it('a returning visitor gets the full file at once, for the unread count on the bubble', async () => {
+    const returning = await loaderVisitor('bob');
+    try {
+      await launcher(returning.page).click();
+      await returning.page.locator('chat-widget [part~="message-list"]').waitFor();
+      const again = await returning.context.newPage();
+      await again.goto(`${server.url}/loader.html?user=bob`);
+      await eventually(() => fullFileRan(again)).toBe(true);
+      expect(await again.locator('chat-widget [part~="panel"]').count()).toBe(0);
+    } finally {
+      await returning.context.close();
+    }
+  });
+});
