@@ -43,6 +43,35 @@ describe('changing who the visitor is', () => {
     await bob.disconnectUser();
   });
 
+  it('several elements on the page follow the same change on one connection', async () => {
+    const bob = await otherUser(backend.server.url, 'bob');
+    const room = bob.channel('messaging', 'identity-pair', { members: ['bob', 'alice', 'carol'] });
+    await room.watch();
+    const watching: string[] = [];
+    room.on((event) => {
+      if (event.type === 'user.watching.start' || event.type === 'user.watching.stop') watching.push(`${event.type.slice(14)} ${event.user?.id}`);
+    });
+    const calls = stubTokenEndpoint({ token: tokenFor('alice'), user: { id: 'alice' } }, { token: tokenFor('carol'), user: { id: 'carol' } });
+    const common = { 'api-key': API_KEY, 'base-url': backend.server.url, channel: 'messaging:identity-pair', 'token-endpoint': '/token/alice' };
+    const bubble = mount({ ...common, open: true });
+    const inline = mount({ ...common, mode: 'inline' });
+    expect((await waitForEvent(bubble, 'chat-widget-ready')).userId).toBe('alice');
+    await waitFor(() => expect(part(inline, 'composer-input')).not.toBeNull());
+
+    // The site signs carol in: it sets the endpoint on each element, in one task.
+    const readyBubble = record(bubble, 'chat-widget-ready');
+    const readyInline = record(inline, 'chat-widget-ready');
+    for (const el of [bubble, inline]) el.setAttribute('token-endpoint', '/token/carol');
+    await waitFor(() => expect([readyBubble.at(-1)?.userId, readyInline.at(-1)?.userId]).toEqual(['carol', 'carol']), { timeout: 5000 });
+    await waitFor(() => expect(watching).toContain('start carol'));
+    // One session per identity: one sign-in each, alice gone before carol came.
+    expect(calls).toEqual(['/token/alice', '/token/carol'].map((path) => new URL(path, document.baseURI).href));
+    expect(watching.filter((entry) => entry.endsWith('alice') || entry.endsWith('carol'))).toEqual(['start alice', 'stop alice', 'start carol']);
+    bubble.remove();
+    inline.remove();
+    await bob.disconnectUser();
+  });
+
   it('forgets a guest\'s id when they sign in, and signing out starts a new guest', async () => {
     // No channel: a guest may not read the members-only demo channel, but lists their own.
     const guest = mount({ 'api-key': API_KEY, 'base-url': backend.server.url, open: true });
