@@ -4,14 +4,15 @@
 // too: stream-chat sends JSON bodies and ready FormData uploads, and serializes query parameters
 // itself (client.ts sets `paramsSerializer`), so axios never turns an object into a form or
 // URLSearchParams, nor a FormData into JSON. Each is replaced by a function that says so if
-// ever called. Saves their bytes in the single file.
+// ever called; axios.HttpStatusCode, a table of status names stream-chat never reads, by an
+// empty one. Saves their bytes in the single file.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const AXIOS = fileURLToPath(new URL('../node_modules/axios/', import.meta.url));
 const FETCH_STUB = '\0axios-fetch-stub';
 const UNUSED = '\0axios-unused:';
-const UNUSED_HELPERS = ['toFormData', 'formDataToJSON', 'toURLEncodedForm', 'AxiosURLSearchParams'];
+const UNUSED_HELPERS = ['toFormData', 'formDataToJSON', 'toURLEncodedForm', 'AxiosURLSearchParams', 'HttpStatusCode'];
 const BROWSER_MAP = {
   'lib/adapters/http.js': 'lib/helpers/null.js',
   'lib/platform/node/index.js': 'lib/platform/browser/index.js',
@@ -36,6 +37,7 @@ export function axiosBrowser() {
       if (id === FETCH_STUB) return 'export const getFetch = () => false; export default false;';
       if (!id.startsWith(UNUSED)) return null;
       const name = id.slice(UNUSED.length);
+      if (name === 'HttpStatusCode') return 'export default {};';
       const message = `axios ${name} is not in chat-widget's build: stream-chat sends JSON and FormData bodies`;
       // formDataToJSON imports this constant from toFormData.
       return `export default function ${name}() { throw new Error(${JSON.stringify(message)}); }

@@ -13,6 +13,7 @@ export interface RawAttributes {
   drafts?: string;
   launcher?: string;
   position?: string;
+  guests?: string;
 }
 
 /** Attribute name → property name: the element's public attribute surface. */
@@ -28,6 +29,7 @@ export const ATTRIBUTES = {
   drafts: 'drafts',
   launcher: 'launcher',
   position: 'position',
+  guests: 'guests',
 } as const satisfies Record<string, keyof RawAttributes>;
 
 export type AttributeName = keyof typeof ATTRIBUTES;
@@ -45,6 +47,7 @@ const CHOICES = {
   theme: ['auto', 'light', 'dark'],
   launcher: ['bubble', 'none'],
   position: ['right', 'left'],
+  guests: ['allow', 'none'],
 } as const;
 type Choice<K extends keyof typeof CHOICES> = (typeof CHOICES)[K][number];
 
@@ -79,6 +82,8 @@ export interface Placement {
   launcher: Choice<'launcher'>;
   /** The corner of the bubble and the floating panel. */
   position: Choice<'position'>;
+  /** `none`: without a token endpoint (signed out) the chat is closed instead of a guest's. */
+  guests: Choice<'guests'>;
 }
 
 /** Whether the panel is on screen: an open bubble, or inline, which is always shown. */
@@ -148,6 +153,7 @@ export function parseAttributes(raw: RawAttributes): ParsedAttributes {
     theme: choose('theme'),
     launcher: choose('launcher'),
     position: choose('position'),
+    guests: choose('guests'),
     open: parseBoolean(raw.open),
   };
   const fail = (error: ConfigError): ParsedAttributes => ({ ...presentation, ok: false, error });

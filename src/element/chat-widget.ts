@@ -33,6 +33,7 @@ export class ChatWidgetElement extends HTMLElement {
   /** Why the runtime could not start, shown until the visitor tries again. */
   private failure: HTMLElement | null = null;
   private readonly connecting = placeholder('status', 'Connecting…');
+  private readonly signedOut = placeholder('status', 'Sign in to chat with us.');
   private unread = 0;
   /** Whether the panel was open at the last render (open and close events are its changes). */
   private shownOpen: boolean | undefined;
@@ -117,17 +118,25 @@ export class ChatWidgetElement extends HTMLElement {
     }
     this.shownOpen = open;
 
+    // Signed out where the site lets no guest chat: closed, and the previous user's panel (with
+    // their session) goes; the inline place says why.
+    const closed = parsed.ok && parsed.guests === 'none' && !parsed.config.tokenEndpoint;
+    if (closed && this.panel) {
+      this.panel.remove();
+      this.panel = null;
+      visitorStorage.rememberSession(parsed.config.apiKey, false);
+    }
     const shown = panelShown(parsed);
-    if (!this.panel && !this.loading && !this.failure && (shown || (parsed.ok && visitorStorage.hadSession(parsed.config.apiKey)))) {
+    if (!closed && !this.panel && !this.loading && !this.failure && (shown || (parsed.ok && visitorStorage.hadSession(parsed.config.apiKey)))) {
       this.start();
     }
     // Until the panel is there (the runtime loading, or failed), its place says why.
-    const note = shown && !this.panel ? (this.failure ?? this.connecting) : null;
-    for (const box of [this.failure, this.connecting]) if (box && box !== note) box.remove();
+    const note = closed ? (parsed.mode === 'inline' ? this.signedOut : null) : shown && !this.panel ? (this.failure ?? this.connecting) : null;
+    for (const box of [this.failure, this.connecting, this.signedOut]) if (box && box !== note) box.remove();
     if (note && note.parentNode !== this.widget) this.widget.prepend(note);
 
     const { button } = this.bubble;
-    if (parsed.mode === 'bubble' && parsed.launcher === 'bubble') {
+    if (!closed && parsed.mode === 'bubble' && parsed.launcher === 'bubble') {
       this.bubble.update({ open: parsed.open, unread: parsed.ok ? this.unread : 0 });
       if (button.parentNode !== this.widget) this.widget.append(button);
     } else {

@@ -23,6 +23,8 @@ export interface ChatWidgetProperties {
   drafts?: boolean | string;
   launcher?: Placement['launcher'];
   position?: Placement['position'];
+  /** `none`: signed out (no token endpoint), the chat is closed rather than a guest's. */
+  guests?: Placement['guests'];
 }
 
 /** `<chat-widget>` itself: `document.querySelector('chat-widget')`, or a framework's ref. */

@@ -34,6 +34,7 @@ export type ErrorReason =
   | 'invalid-theme'
   | 'invalid-launcher'
   | 'invalid-position'
+  | 'invalid-guests'
   | 'invalid-base-url'
   | 'invalid-token-endpoint'
   | 'token-unauthorized'

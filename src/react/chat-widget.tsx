@@ -55,6 +55,7 @@ const ATTRIBUTES: Record<keyof ChatWidgetProperties, keyof ChatWidgetAttributes>
   drafts: 'drafts',
   launcher: 'launcher',
   position: 'position',
+  guests: 'guests',
 };
 
 type HtmlProps = Omit<HTMLAttributes<HTMLChatWidgetElement>, EventProp>;

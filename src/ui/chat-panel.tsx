@@ -19,10 +19,10 @@ const noop = () => undefined;
  * of a bad attribute (which the element itself has reported as a chat-widget-error).
  */
 export function ChatPanel({ emit = noop, onOpenChange = noop, ...raw }: ChatPanelProps) {
-  const { apiKey, tokenEndpoint, channel, baseUrl, mode, open, theme, userName, drafts, launcher, position } = raw;
+  const { apiKey, tokenEndpoint, channel, baseUrl, mode, open, theme, userName, drafts, launcher, position, guests } = raw;
   const parsed = useMemo(
-    () => parseAttributes({ apiKey, tokenEndpoint, channel, baseUrl, mode, open, theme, userName, drafts, launcher, position }),
-    [apiKey, tokenEndpoint, channel, baseUrl, mode, open, theme, userName, drafts, launcher, position],
+    () => parseAttributes({ apiKey, tokenEndpoint, channel, baseUrl, mode, open, theme, userName, drafts, launcher, position, guests }),
+    [apiKey, tokenEndpoint, channel, baseUrl, mode, open, theme, userName, drafts, launcher, position, guests],
   );
   const presentation: Presentation = { mode: parsed.mode, open: parsed.open, theme: parsed.theme };
   if (!parsed.ok) {

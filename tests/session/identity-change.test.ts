@@ -89,4 +89,29 @@ describe('changing who the visitor is', () => {
     expect(ready.at(-1)?.userId).not.toBe(first);
     guest.remove();
   });
+
+  it('with guests="none", signing out closes the chat instead of starting a guest, and signing in opens it again', async () => {
+    stubTokenEndpoint({ token: tokenFor('alice'), user: { id: 'alice' } }, { token: tokenFor('carol'), user: { id: 'carol' } });
+    const el = mount({ 'api-key': API_KEY, 'base-url': backend.server.url, channel: 'messaging:general', 'token-endpoint': '/token/alice', guests: 'none', open: true });
+    expect((await waitForEvent(el, 'chat-widget-ready')).userId).toBe('alice');
+    expect(localStorage.getItem(`chat-widget:${API_KEY}:session`)).toBe('1');
+    const ready = record(el, 'chat-widget-ready');
+
+    el.removeAttribute('token-endpoint');
+    await waitFor(() => expect(part(el, 'panel')).toBeNull());
+    expect(part(el, 'launcher')).toBeNull();
+    expect(localStorage.getItem(`chat-widget:${API_KEY}:session`)).toBeNull();
+    // Inline, the place says why.
+    el.setAttribute('mode', 'inline');
+    expect(el.shadowRoot?.textContent).toContain('Sign in to chat with us.');
+    el.removeAttribute('mode');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(ready).toEqual([]); // no guest was started
+
+    el.setAttribute('token-endpoint', '/token/carol');
+    expect(part(el, 'launcher')).not.toBeNull();
+    await waitFor(() => expect(ready.at(-1)?.userId).toBe('carol'), { timeout: 5000 });
+    await waitFor(() => expect(part(el, 'composer-input')).not.toBeNull());
+    el.remove();
+  });
 });
