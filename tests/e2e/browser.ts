@@ -30,6 +30,18 @@ export function collectErrors(page: Page): string[] {
   return errors;
 }
 
+/** Records the page's Content-Security-Policy violations (directive and blocked URI) from its first script on. */
+export async function recordViolations(page: Page): Promise<string[]> {
+  const violations: string[] = [];
+  await page.exposeFunction('reportViolation', (text: string) => violations.push(text));
+  await page.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (e) =>
+      (window as unknown as { reportViolation(t: string): void }).reportViolation(`${e.violatedDirective} ${e.blockedURI}`),
+    ),
+  );
+  return violations;
+}
+
 /** Polls for up to 10 s: the machine may be busy, and each wait ends as soon as it holds. */
 export const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server/index';
-import { collectErrors, launchChromium, screenshot, eventually, visit, type Visitor } from './browser';
+import { collectErrors, launchChromium, recordViolations, screenshot, eventually, visit, type Visitor } from './browser';
 
 const API_KEY = 'e2e-key';
 const API_SECRET = 'e2e-secret-that-is-long-enough-for-hs256';
@@ -178,13 +178,7 @@ describe('the demo page in Chromium', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     const errors = collectErrors(page);
-    const violations: string[] = [];
-    await page.exposeFunction('reportViolation', (text: string) => violations.push(text));
-    await page.addInitScript(() =>
-      document.addEventListener('securitypolicyviolation', (e) =>
-        (window as unknown as { reportViolation(t: string): void }).reportViolation(`${e.violatedDirective} ${e.blockedURI}`),
-      ),
-    );
+    const violations = await recordViolations(page);
     try {
       await page.goto(`${server.url}/strict-csp.html?user=alice`);
       await openChat(page);

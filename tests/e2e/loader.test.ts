@@ -4,7 +4,7 @@
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/index';
-import { collectErrors, eventually, launchChromium, screenshot, startDemoServer, visit, type Visitor } from './browser';
+import { collectErrors, eventually, launchChromium, recordViolations, screenshot, startDemoServer, visit, type Visitor } from './browser';
 
 let browser: Browser;
 let server: RunningServer;
@@ -23,13 +23,7 @@ async function loaderVisitor(user: string, path = '/loader.html') {
   const context = await browser.newContext({ viewport: { width: 1200, height: 860 } });
   const page = await context.newPage();
   const errors = collectErrors(page);
-  const violations: string[] = [];
-  await page.exposeFunction('reportViolation', (text: string) => violations.push(text));
-  await page.addInitScript(() =>
-    document.addEventListener('securitypolicyviolation', (e) =>
-      (window as unknown as { reportViolation(t: string): void }).reportViolation(`${e.violatedDirective} ${e.blockedURI}`),
-    ),
-  );
+  const violations = await recordViolations(page);
   const scripts: Request[] = [];
   page.on('request', (request) => {
     if (new URL(request.url()).pathname.startsWith('/dist/')) scripts.push(request);
