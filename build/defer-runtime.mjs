@@ -2,10 +2,10 @@
 // bundled file but evaluates it only when the chat is first wanted. A script's top level runs at
 // load; a function's body is only parsed (off the main thread, for a deferred script) until it
 // is called. So the runtime is bundled on its own, taking every module the page loads anyway
-// (Preact, the launcher, the element) from the main bundle, and the main bundle's
+// (the element, its launcher and styles) from the main bundle, and the main bundle's
 // src/ui/runtime-loader.ts is replaced by a module that holds that code in a function and calls
 // it on the first loadRuntime(). The runtime's imports stay at the loader's top level, so its code
-// refers to the page's own Preact and modules as if it had been bundled with them.
+// refers to the page's own modules as if it had been bundled with them.
 //
 // Three passes: the main graph without the runtime (to learn which modules it already has), the
 // runtime with those modules external, then the main bundle with the loader put in place.
@@ -32,7 +32,7 @@ export function deferRuntime({ input, plugins }) {
       // 1. The modules the page loads anyway: the main graph with the loader left empty.
       const eager = await rollup({
         input,
-        plugins: [{ name: 'no-runtime', load: (id) => (id === LOADER ? 'export const loadedRuntime = () => undefined; export const loadRuntime = () => Promise.reject();' : null) }, ...plugins()],
+        plugins: [{ name: 'no-runtime', load: (id) => (id === LOADER ? 'export const loadRuntime = () => Promise.reject();' : null) }, ...plugins()],
         onwarn: () => undefined,
       });
       const shared = new Set(eager.cache.modules.map((module) => module.id));
@@ -64,7 +64,6 @@ export function deferRuntime({ input, plugins }) {
       const { imports, body } = asFunctionBody(chunk.code);
       loaderCode = `${imports}
 let loadedRuntime$ = undefined;
-export const loadedRuntime = () => loadedRuntime$;
 export function loadRuntime() {
   return new Promise((done) => done((loadedRuntime$ ??= evaluateRuntime$())));
 }

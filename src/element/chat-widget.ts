@@ -28,9 +28,10 @@ export class ChatWidgetElement extends HTMLElement {
   private readonly widget = document.createElement('div');
   private readonly bubble = createLauncher(() => this.toggle());
   private readonly emit: Emit = emitFrom(this);
-  private panel: PanelElement | null = null;
+  private runtime: ChatRuntime | null = null;
   private loading = false;
-  /** Why the runtime could not start, shown until the visitor tries again. */
+  private panel: PanelElement | null = null;
+  /** Why the runtime could not start, shown in the panel's place until the visitor retries. */
   private failure: HTMLElement | null = null;
   private readonly connecting = placeholder('status', 'Connecting…');
   private readonly signedOut = placeholder('status', 'Sign in to chat with us.');
@@ -62,11 +63,14 @@ export class ChatWidgetElement extends HTMLElement {
     this.render();
   }
 
-  attributeChangedCallback(name: string, _old: string | null, value: string | null) {
+  attributeChangedCallback(name: string, old: string | null, value: string | null) {
     if (!(name in ATTRIBUTES)) return;
+    // Opening again is the visitor's retry after a failed start.
+    if (name === 'open' && !parseBoolean(old ?? undefined) && parseBoolean(value ?? undefined)) this.failure = null;
+    // Drawn first: a sign-out that closes the chat removes the panel before it hears of it.
+    if (this.isConnected) this.render();
     if (value === null) this.panel?.removeAttribute(name);
     else this.panel?.setAttribute(name, value);
-    if (this.isConnected) this.render();
   }
 
   /** Opens the panel (reflected as the `open` attribute). */
@@ -85,11 +89,9 @@ export class ChatWidgetElement extends HTMLElement {
     if (next === this.isOpen) return;
     if (next) {
       this.opener = document.activeElement;
-      this.failure = null; // opening again is the visitor's retry
       this.setAttribute('open', '');
     } else {
-      // Closed from inside the panel (its close button, Escape): the focus would be lost with it.
-      if (document.activeElement === this) (this.opener as HTMLElement | null)?.focus();
+      this.giveFocusBack();
       this.removeAttribute('open');
     }
   }
@@ -105,34 +107,36 @@ export class ChatWidgetElement extends HTMLElement {
     dataset.mode = parsed.mode;
     dataset.theme = parsed.theme;
     dataset.position = parsed.position;
+    // Signed out where the site lets no guest chat: the chat is closed.
+    const closed = parsed.ok && parsed.guests === 'none' && !parsed.config.tokenEndpoint;
+    if (closed && this.panel) this.signOut(parsed.config.apiKey);
 
-    // Reported after the current task, so a page that adds its listener right after the element hears it.
+    // Reported once the page's scripts have had their turn, as a rendered component's effect would be.
     const error = parsed.ok ? '' : `${parsed.error.reason}\n${parsed.error.message}`;
     if (error !== this.reportedError) {
       this.reportedError = error;
-      if (!parsed.ok) queueMicrotask(() => this.emit('chat-widget-error', { ...parsed.error }));
+      if (!parsed.ok) setTimeout(() => this.emit('chat-widget-error', { ...parsed.error }));
     }
-    const open = parsed.open && parsed.mode === 'bubble';
+    const open = parsed.open && parsed.mode === 'bubble' && !closed;
     if (this.shownOpen !== undefined && open !== this.shownOpen) {
       queueMicrotask(() => this.emit(open ? 'chat-widget-open' : 'chat-widget-close', {}));
     }
     this.shownOpen = open;
 
-    // Signed out where the site lets no guest chat: closed, and the previous user's panel (with
-    // their session) goes; the inline place says why.
-    const closed = parsed.ok && parsed.guests === 'none' && !parsed.config.tokenEndpoint;
-    if (closed && this.panel) {
-      this.panel.remove();
-      this.panel = null;
-      visitorStorage.rememberSession(parsed.config.apiKey, false);
+    // The chat is wanted when its panel shows, or at once for a browser that chatted here before
+    // (its unread count on the bubble). A bad attribute is said without loading the chat.
+    const shown = panelShown(parsed) && !closed;
+    const wanted = parsed.ok && !closed && (shown || visitorStorage.hadSession(parsed.config.apiKey));
+    if (wanted && !this.panel && !this.failure) {
+      if (this.runtime) this.host(this.runtime);
+      else if (!this.loading) this.start();
     }
-    const shown = panelShown(parsed);
-    if (!closed && !this.panel && !this.loading && !this.failure && (shown || (parsed.ok && visitorStorage.hadSession(parsed.config.apiKey)))) {
-      this.start();
-    }
-    // Until the panel is there (the runtime loading, or failed), its place says why.
-    const note = closed ? (parsed.mode === 'inline' ? this.signedOut : null) : shown && !this.panel ? (this.failure ?? this.connecting) : null;
-    for (const box of [this.failure, this.connecting, this.signedOut]) if (box && box !== note) box.remove();
+    // Until the panel is there, its place says why.
+    let note: HTMLElement | null = null;
+    if (closed) note = parsed.mode === 'inline' ? this.signedOut : null;
+    else if (!parsed.ok && !this.panel) note = shown ? placeholder('alert', 'This chat is not set up correctly.', parsed.error.message) : null;
+    else if (shown && !this.panel) note = this.failure ?? this.connecting;
+    for (const box of this.widget.querySelectorAll(':scope > .placeholder')) if (box !== note) box.remove();
     if (note && note.parentNode !== this.widget) this.widget.prepend(note);
 
     const { button } = this.bubble;
@@ -144,20 +148,31 @@ export class ChatWidgetElement extends HTMLElement {
     }
   }
 
-  /** Loads the runtime and hosts its panel, or shows why it could not start. */
+  /** Loads the runtime; the next render hosts its panel if the chat is still wanted. */
   private start() {
     this.loading = true;
-    runtimeSource().then(
-      (runtime) => this.host(runtime),
-      (error: unknown) => {
+    runtimeSource()
+      .then((runtime) => {
+        this.runtime = runtime;
+      })
+      .catch((error: unknown) => {
         const message = `The chat could not start: ${error instanceof Error ? error.message : String(error)}`;
-        this.failure = placeholder('alert', 'Chat is unavailable right now.', `${message} Open the chat again to retry.`);
+        this.failure = placeholder('alert', 'Chat is unavailable right now.', message);
+        const retry = document.createElement('button');
+        retry.type = 'button';
+        retry.className = 'button';
+        retry.textContent = 'Try again';
+        retry.addEventListener('click', () => {
+          this.failure = null;
+          this.render();
+        });
+        this.failure.append(retry);
         this.emit('chat-widget-error', { reason: 'connection-failed', message });
-      },
-    ).finally(() => {
-      this.loading = false;
-      this.render();
-    });
+      })
+      .finally(() => {
+        this.loading = false;
+        if (this.isConnected) this.render();
+      });
   }
 
   private host(runtime: ChatRuntime) {
@@ -170,6 +185,20 @@ export class ChatWidgetElement extends HTMLElement {
     // Before the launcher, which stays the same button (a keyboard user may be on it).
     this.widget.prepend(panel);
     this.panel = panel;
+  }
+
+  /** The previous user's panel and session go, with what the browser kept for them. */
+  private signOut(apiKey: string) {
+    this.giveFocusBack();
+    this.panel?.remove();
+    this.panel = null;
+    this.unread = 0;
+    visitorStorage.rememberSession(apiKey, false);
+  }
+
+  /** The panel is closing or going: the focus, if inside it, goes back to whatever had it before. */
+  private giveFocusBack() {
+    if (document.activeElement === this) (this.opener as HTMLElement | null)?.focus();
   }
 
   /**

@@ -91,6 +91,11 @@ chat-widget-panel { display: contents; }
 }
 .widget[data-position="left"] .placeholder { right: auto; left: var(--chat-widget-offset); }
 .widget[data-mode="inline"] .placeholder { position: static; width: auto; box-shadow: none; }
-.placeholder p { margin: 4px 0 0; color: var(--cw-muted); }
+.placeholder p { margin: 4px 0 12px; color: var(--cw-muted); }
+/* Here, not in the panel's sheet, so the placeholder's "Try again" has it too. */
+.button {
+  border: 0; border-radius: 8px; padding: 8px 14px; cursor: pointer;
+  background: var(--cw-accent); color: var(--cw-accent-text); font-weight: 600;
+}
 
 `;

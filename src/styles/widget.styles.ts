@@ -41,10 +41,6 @@ export const widgetStyles = /* css */ `
 .spinner { width: 24px; height: 24px; border-radius: 50%; border: 3px solid var(--cw-border); border-top-color: var(--cw-accent); animation: cw-spin 800ms linear infinite; }
 @keyframes cw-spin { to { transform: rotate(360deg); } }
 @media (prefers-reduced-motion: reduce) { .spinner { animation-duration: 2400ms; } }
-.button {
-  border: 0; border-radius: 8px; padding: 8px 14px; cursor: pointer;
-  background: var(--cw-accent); color: var(--cw-accent-text); font-weight: 600;
-}
 .banner { padding: 6px 12px; font-size: 12px; background: var(--cw-surface); color: var(--cw-muted); border-bottom: 1px solid var(--cw-border); }
 .empty { margin: auto; padding: 24px; color: var(--cw-muted); text-align: center; }
 

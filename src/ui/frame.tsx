@@ -15,7 +15,7 @@ interface FrameProps extends Presentation {
   children: ReactNode;
 }
 
-/** The chrome around every state: the floating panel (its launcher is the app's), or the inline panel. */
+/** The chrome around every state: the floating panel (its launcher is the element's), or the inline panel. */
 export function Frame({ mode, open, setOpen, title, subtitle, onBack, backLabel, actions, onKeyDown, children }: FrameProps) {
   const bubble = mode === 'bubble';
   const shown = panelShown({ mode, open });

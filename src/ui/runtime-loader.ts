@@ -6,9 +6,6 @@ export type Runtime = typeof import('./runtime');
 
 let loaded: Runtime | undefined;
 
-/** The runtime if it has been loaded already. */
-export const loadedRuntime = (): Runtime | undefined => loaded;
-
 export async function loadRuntime(): Promise<Runtime> {
   loaded ??= await import('./runtime');
   return loaded;

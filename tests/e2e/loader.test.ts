@@ -1,9 +1,12 @@
 // The opt-in loader (dist/chat-widget.loader.js) on a page with a strict Content-Security-Policy
 // (demo/loader.html): it draws the bubble alone, fetches the full file beside it when the visitor
 // reaches for the bubble, and the chat then works as with the single file.
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../src/server/index';
+import { startServer, type RunningServer } from '../../src/server/index';
 import { collectErrors, eventually, launchChromium, recordViolations, screenshot, startDemoServer, visit, type Visitor } from './browser';
 
 let browser: Browser;
@@ -89,7 +92,8 @@ describe('the opt-in loader on a strict-CSP page', () => {
       await carol.page.keyboard.press('Enter');
       await carol.page.locator('chat-widget [part~="composer-input"]').waitFor();
       expect(await fullFileRan(carol.page)).toBe(true);
-      expect(await carol.page.evaluate(() => document.activeElement?.tagName)).toBe('CHAT-WIDGET');
+      // The keyboard user is still on the bubble, which now closes the chat.
+      expect(await carol.page.evaluate(() => document.querySelector('chat-widget')?.shadowRoot?.activeElement?.getAttribute('part'))).toBe('launcher');
       expect(carol.violations).toEqual([]);
       expect(carol.errors).toEqual([]);
     } finally {
@@ -122,7 +126,7 @@ describe('the opt-in loader on a strict-CSP page', () => {
     }
   });
 
-  it('a returning visitor gets the full file at once, for the unread count on the bubble', async () => {
+  it('a returning visitor gets the full file at once (to show the unread count), the panel still closed', async () => {
     const returning = await loaderVisitor('bob');
     try {
       await launcher(returning.page).click();
@@ -133,6 +137,47 @@ describe('the opt-in loader on a strict-CSP page', () => {
       expect(await again.locator('chat-widget [part~="panel"]').count()).toBe(0);
     } finally {
       await returning.context.close();
+    }
+  });
+
+  it('under a nonce-only CSP, what the loader adds carries its nonce; with the full file also on the page, that file runs once', async () => {
+    // Pages of this test's own, served by a backend of their own (a page made by request
+    // interception would be a public page to Chromium, which then refuses it localhost sockets).
+    const root = mkdtempSync(join(tmpdir(), 'chat-widget-nonce-'));
+    mkdirSync(join(root, 'demo'));
+    cpSync(resolve('dist'), join(root, 'dist'), { recursive: true });
+    const csp = "default-src 'none'; script-src 'nonce-t3st'; style-src 'self'; img-src 'self' data:; connect-src 'self'";
+    const html = (scripts: string) => `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
+      <meta http-equiv="Content-Security-Policy" content="${csp}"></head><body>
+      <chat-widget api-key="loader-key" base-url="/" channel="messaging:general" token-endpoint="/demo/token?user=carol"></chat-widget>
+      ${scripts}</body></html>`;
+    const loaderTag = '<script nonce="t3st" src="/dist/chat-widget.loader.js" defer></script>';
+    writeFileSync(join(root, 'demo', 'nonce-loader.html'), html(loaderTag));
+    writeFileSync(join(root, 'demo', 'nonce-both.html'), html(`${loaderTag}<script nonce="t3st" src="/dist/chat-widget.js" defer></script>`));
+    const own = await startServer({ port: 0, apiKey: 'loader-key', apiSecret: 'loader-secret-that-is-long-enough-for-hs256', devMode: true, staticRoot: root, seed: true, quiet: true });
+    const context = await browser.newContext({ viewport: { width: 1200, height: 860 } });
+    const page = await context.newPage();
+    const errors = collectErrors(page);
+    const violations = await recordViolations(page);
+    const fullFileScripts = () => page.evaluate(() => document.querySelectorAll('script[src*="/dist/chat-widget.js"]').length);
+    try {
+      await page.goto(`${own.url}/nonce-loader.html`);
+      await launcher(page).click();
+      await page.locator('chat-widget [part~="composer-input"]').waitFor();
+      expect(await fullFileScripts()).toBe(1); // the one the loader added, with the nonce
+      expect(violations).toEqual([]);
+
+      await page.goto(`${own.url}/nonce-both.html`);
+      await eventually(() => fullFileRan(page)).toBe(true);
+      await launcher(page).click();
+      await page.locator('chat-widget [part~="composer-input"]').waitFor();
+      expect(await fullFileScripts()).toBe(1); // the page's own: the loader added none
+      expect(violations).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      await own.close();
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });

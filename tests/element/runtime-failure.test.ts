@@ -5,7 +5,6 @@ import { describe, expect, it, vi } from 'vitest';
 import { mount, part, waitForEvent } from './helpers';
 
 vi.mock('../../src/ui/runtime-loader', () => ({
-  loadedRuntime: () => undefined,
   loadRuntime: () => Promise.reject(new Error('runtime exploded')),
 }));
 
