@@ -1,6 +1,7 @@
 // Command-line configuration: environment variables, overridden by matching flags.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DEFAULT_LIMITS, type Limits } from './limits';
 
 /** Public development credentials: anyone reading this file knows them. */
 export const DEV_API_KEY = 'chat-widget-dev';
@@ -21,6 +22,8 @@ export type CliConfig = {
   allowPrivateOg: boolean;
   /** True when the development key or secret is in use. */
   devCredentials: boolean;
+  /** The bounds held against clients (limits.ts); only those set here differ from the defaults. */
+  limits: Partial<Limits>;
 };
 
 export const USAGE = `Usage: tsx src/server/main.ts [options]
@@ -36,6 +39,23 @@ Options (each also settable by the environment variable shown):
                                                 addresses (off: only public hosts)
   --production             NODE_ENV=production  production mode: no /demo/token, no demo seed,
                                                 a real secret is required
+
+Limits (README "Limits"; 0 turns a numeric limit off):
+  --rate-limits <on|off>   RATE_LIMITS          the provider's rate limits, 429 code 9 (default on)
+  --user-rate-limit <n>    USER_RATE_LIMIT      requests per minute per user and endpoint (default ${DEFAULT_LIMITS.userRequestsPerMinute})
+  --idle-timeout <s>       IDLE_TIMEOUT         close a connection silent this long (default ${DEFAULT_LIMITS.idleTimeoutMs / 1000})
+  --ping-interval <s>      PING_INTERVAL        ping sockets this often; unanswered by the next
+                                                ping, closed (default ${DEFAULT_LIMITS.pingIntervalMs / 1000})
+  --max-unsent-bytes <n>   MAX_UNSENT_BYTES     close a socket with more unsent data (default ${DEFAULT_LIMITS.maxUnsentBytes})
+  --max-unsent-bytes-total <n>
+                           MAX_UNSENT_BYTES_TOTAL
+                                                unsent data of all sockets together; over it the
+                                                sockets holding most are closed (default ${DEFAULT_LIMITS.maxUnsentBytesTotal})
+  --max-connections-per-user <n>
+                           MAX_CONNECTIONS_PER_USER
+                                                sockets one user may hold, code 71 (default ${DEFAULT_LIMITS.maxConnectionsPerUser})
+  --max-body-bytes <n>     MAX_BODY_BYTES       JSON bodies larger are 413 code 22 (default ${DEFAULT_LIMITS.maxBodyBytes})
+  --max-json-depth <n>     MAX_JSON_DEPTH       deeper JSON input is 400 code 4 (default ${DEFAULT_LIMITS.maxJsonDepth})
   --help                   show this help`;
 
 const TRUE = new Set(['1', 'true', 'yes', 'on']);
@@ -52,6 +72,15 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig {
       'disable-auth-checks': { type: 'boolean' },
       'allow-private-og': { type: 'boolean' },
       production: { type: 'boolean' },
+      'rate-limits': { type: 'string' },
+      'user-rate-limit': { type: 'string' },
+      'idle-timeout': { type: 'string' },
+      'ping-interval': { type: 'string' },
+      'max-unsent-bytes': { type: 'string' },
+      'max-unsent-bytes-total': { type: 'string' },
+      'max-connections-per-user': { type: 'string' },
+      'max-body-bytes': { type: 'string' },
+      'max-json-depth': { type: 'string' },
     },
     strict: true,
   });
@@ -77,5 +106,39 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig {
     disableAuthChecks: values['disable-auth-checks'] ?? TRUE.has((env.DISABLE_AUTH_CHECKS ?? '').toLowerCase()),
     allowPrivateOg: values['allow-private-og'] ?? TRUE.has((env.ALLOW_PRIVATE_OG ?? '').toLowerCase()),
     devCredentials: apiKey === DEV_API_KEY || apiSecret === DEV_API_SECRET,
+    limits: limitsFrom(values, env),
   };
+}
+
+const ON_OFF: Record<string, boolean> = { on: true, off: false, true: true, false: false, '1': true, '0': false, yes: true, no: false };
+
+/** The limits given by flag or environment; each one checked, so a typo fails at start. */
+function limitsFrom(values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv): Partial<Limits> {
+  const text = (flag: string, name: string) => (values[flag] as string | undefined) ?? env[name];
+  const count = (flag: string, name: string, scale = 1): number | undefined => {
+    const raw = text(flag, name);
+    if (raw === undefined || raw === '') return undefined;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`invalid --${flag}: ${raw} (a number, 0 for no limit)`);
+    return Math.round(n * scale);
+  };
+  const limits: Partial<Limits> = {};
+  const rate = text('rate-limits', 'RATE_LIMITS');
+  if (rate !== undefined && rate !== '') {
+    const on = ON_OFF[rate.toLowerCase()];
+    if (on === undefined) throw new Error(`invalid --rate-limits: ${rate} (on or off)`);
+    limits.rateLimits = on;
+  }
+  const set = <K extends keyof Limits>(key: K, value: Limits[K] | undefined) => {
+    if (value !== undefined) limits[key] = value;
+  };
+  set('userRequestsPerMinute', count('user-rate-limit', 'USER_RATE_LIMIT'));
+  set('idleTimeoutMs', count('idle-timeout', 'IDLE_TIMEOUT', 1000));
+  set('pingIntervalMs', count('ping-interval', 'PING_INTERVAL', 1000));
+  set('maxUnsentBytes', count('max-unsent-bytes', 'MAX_UNSENT_BYTES'));
+  set('maxUnsentBytesTotal', count('max-unsent-bytes-total', 'MAX_UNSENT_BYTES_TOTAL'));
+  set('maxConnectionsPerUser', count('max-connections-per-user', 'MAX_CONNECTIONS_PER_USER'));
+  set('maxBodyBytes', count('max-body-bytes', 'MAX_BODY_BYTES'));
+  set('maxJsonDepth', count('max-json-depth', 'MAX_JSON_DEPTH'));
+  return limits;
 }

@@ -16,6 +16,7 @@ import { seedDemoData } from './store/seed';
 import { openStore } from './store/store';
 import { Timers } from './realtime/timers';
 import { uploadConfig, uploadsFolder } from './features/uploads/settings';
+import { resolveLimits, type Limits } from './limits';
 
 export type StartServerOptions = {
   /** 0 picks a free port. Default 8787. */
@@ -56,6 +57,13 @@ export type StartServerOptions = {
   ogMaxBytes?: number;
   /** Webhook delivery: receiver time-out, retries and back-off, outbox bound. */
   webhooks?: Partial<WebhookOptions>;
+  /**
+   * The bounds held against clients (limits.ts: liveness, unsent data, connections per user,
+   * body size and nesting, rate limits); each one not given keeps its default. A test or
+   * benchmark that drives the backend harder than a client could turns the one it trips off,
+   * e.g. `{ rateLimits: false }`.
+   */
+  limits?: Partial<Limits>;
 };
 
 export type RunningServer = {
@@ -76,6 +84,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   store.channelTypes.ensure(builtinChannelTypes(new Date().toISOString()));
   const uploads = uploadsFolder(dbPath, options.uploadsDir);
   const seeded = options.seed ? seedDemoData(store) : false;
+  const limits = resolveLimits(options.limits);
   const ctx: ServerContext = {
     config: {
       apiKey: options.apiKey,
@@ -96,20 +105,21 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       },
     },
     store,
-    hub: new RealtimeHub(),
+    hub: new RealtimeHub(limits),
     timers: new Timers(),
     changes: new ChangeFeed((error) => ctx.log('a change subscriber failed', error)),
     tasks: new Set(),
-    rateLimits: new RateLimitCounters(),
+    rateLimits: new RateLimitCounters(limits),
     log: options.quiet ? () => {} : (message, error) => console.error(`[chat-widget] ${message}`, error ?? ''),
   };
-  const app = createApp(ctx);
+  const app = createApp(ctx, limits);
   scheduleAllExpiries(ctx);
   const stopWebhooks = startWebhookDelivery(ctx, { ...DEFAULT_WEBHOOK_OPTIONS, ...options.webhooks });
   // GET calls carry their whole input in the URL (`?payload=`); Node's 16 KB default for the
   // request head would answer a long search or a big filter with a bare 431 instead of our JSON.
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host, serverOptions: { maxHeaderSize: 256 * 1024 } }) as Server;
   const wss = attachWebSocket(server, ctx);
+  ctx.hub.liveness.start();
 
   try {
     await new Promise<void>((resolve, reject) => {
@@ -120,6 +130,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       });
     });
   } catch (error) {
+    ctx.hub.liveness.stop();
     ctx.timers.stopAll();
     store.close();
     uploads.cleanup();

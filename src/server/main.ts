@@ -2,6 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { USAGE, loadConfig, type CliConfig } from './config';
 import { startServer } from './index';
+import { resolveLimits } from './limits';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
     disableAuthChecks: config.disableAuthChecks,
     uploadsDir: config.uploadsDir,
     allowPrivateOg: config.allowPrivateOg,
+    limits: config.limits,
     staticRoot: PROJECT_ROOT,
     seed: config.devMode,
   });
@@ -51,6 +53,11 @@ function banner(config: CliConfig, port: number, seeded: boolean): string {
     `  Mode:       ${config.devMode ? 'development (/demo/token enabled)' : 'production'}` +
       `, dev tokens ${config.disableAuthChecks ? 'accepted' : 'refused'}`,
   ];
+  const limits = resolveLimits(config.limits);
+  lines.push(
+    `  Limits:     rate limits ${limits.rateLimits ? 'on' : 'off'}, ${limits.maxConnectionsPerUser || 'any number of'} connections a user, ` +
+      `silent connections closed after ${limits.idleTimeoutMs ? `${limits.idleTimeoutMs / 1000} s` : 'never'} (README "Limits"; --help)`,
+  );
   if (config.devCredentials) {
     lines.push('  Warning:    using the built-in development API key/secret. They are public;');
     lines.push('              set STREAM_API_KEY and STREAM_API_SECRET for anything real.');

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../../src/server/index';
+import { BENCH_LIMITS } from './backend';
 import { openStore } from '../../src/server/store/store';
 import { median } from './stats';
 import type { BenchRow } from './types';
@@ -131,7 +132,7 @@ export default async function channelView(): Promise<BenchRow[]> {
     { name: 'huge', channel: 'messaging:huge' },
     { name: 'small', channel: 'messaging:small' },
   ]);
-  const server = await startServer({ port: 0, dbPath: path, apiKey: API_KEY, apiSecret: API_SECRET, devMode: true, staticRoot: dir, quiet: true });
+  const server = await startServer({ port: 0, dbPath: path, apiKey: API_KEY, apiSecret: API_SECRET, devMode: true, staticRoot: dir, quiet: true, limits: BENCH_LIMITS });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],

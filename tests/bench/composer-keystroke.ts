@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../../src/server/index';
+import { BENCH_LIMITS } from './backend';
 import { openStore } from '../../src/server/store/store';
 import { median, percentile } from './stats';
 import type { BenchRow } from './types';
@@ -165,7 +166,7 @@ export default async function composerKeystroke(): Promise<BenchRow[]> {
     seed(path);
     writeWidgetSite(dir, [{ name: 'bench', channel: 'messaging:bench', open: true }]);
     copyFileSync(resolve('tests/bench/keystroke-floor.html'), join(dir, 'demo', 'keystroke-floor.html'));
-    const { url } = (server = await startServer({ port: 0, dbPath: path, apiKey: API_KEY, apiSecret: API_SECRET, devMode: true, staticRoot: dir, quiet: true }));
+    const { url } = (server = await startServer({ port: 0, dbPath: path, apiKey: API_KEY, apiSecret: API_SECRET, devMode: true, staticRoot: dir, quiet: true, limits: BENCH_LIMITS }));
     const launched = (browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],

@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { StreamChat } from 'stream-chat';
 import WebSocket from 'ws';
 import { API_KEY, API_SECRET } from './backend';
+import { whenListening } from './backend-process';
 import { median, percentile } from './stats';
 import type { BenchRow } from './types';
 
@@ -55,16 +56,7 @@ class ServerProcess {
       execArgv: process.execArgv,
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the backend did not start')), 30_000);
-      child.once('error', reject);
-      child.once('exit', (code) => reject(new Error(`the backend exited with ${code}`)));
-      child.on('message', (message: { type: string; url?: string }) => {
-        if (message.type !== 'ready' || !message.url) return;
-        clearTimeout(timer);
-        resolve(new ServerProcess(child, message.url));
-      });
-    });
+    return whenListening(child).then((url) => new ServerProcess(child, url));
   }
 
   /** CPU time (user + system) the backend has used so far, ms. */

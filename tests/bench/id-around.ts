@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StreamChat } from 'stream-chat';
 import { startServer } from '../../src/server/index';
+import { BENCH_LIMITS } from './backend';
 import { openStore } from '../../src/server/store/store';
 import { percentile } from './stats';
 import type { BenchRow } from './types';
@@ -72,7 +73,7 @@ export default async function idAround(): Promise<BenchRow[]> {
   try {
     const seedMs = seed(path);
     const store = openStore(path);
-    const server = await startServer({ port: 0, dbPath: path, apiKey: API_KEY, apiSecret: API_SECRET, quiet: true, uploadsDir: join(dir, 'uploads') });
+    const server = await startServer({ port: 0, dbPath: path, apiKey: API_KEY, apiSecret: API_SECRET, quiet: true, limits: BENCH_LIMITS, uploadsDir: join(dir, 'uploads') });
     try {
       const storeSamples = await time(() => {
         const page = store.messages.page(CID, { limit: PAGE, id_around: randomId() });

@@ -3,6 +3,7 @@
 // backend runs in-process on a random port with in-memory storage and stops by itself.
 import { StreamChat, type Event } from 'stream-chat';
 import { startServer } from '../../src/server/index';
+import { BENCH_LIMITS } from './backend';
 import type { BenchRow } from './types';
 
 const API_KEY = 'bench-key';
@@ -14,7 +15,7 @@ const BUDGET_MEDIAN_MS = 15;
 const BUDGET_P99_MS = 50;
 
 export default async function messageLatency(): Promise<BenchRow[]> {
-  const server = await startServer({ port: 0, dbPath: ':memory:', apiKey: API_KEY, apiSecret: API_SECRET, quiet: true });
+  const server = await startServer({ port: 0, dbPath: ':memory:', apiKey: API_KEY, apiSecret: API_SECRET, quiet: true, limits: BENCH_LIMITS });
   const signer = new StreamChat(API_KEY, API_SECRET);
   const sender = new StreamChat(API_KEY, { baseURL: server.url, allowServerSideConnect: true });
   const receiver = new StreamChat(API_KEY, { baseURL: server.url, allowServerSideConnect: true });

@@ -12,9 +12,10 @@ import search from './search';
 import memory from './memory';
 import messageLatency from './message-latency';
 import openToMessage from './open-to-message';
+import { bodyBomb, deadClients, slowReaders, soak, soakTimeoutMs } from './holds';
 import type { BenchRow } from './types';
 
-const benches: Array<[string, () => Promise<BenchRow[]>]> = [
+const benches: Array<[string, () => Promise<BenchRow[]>, number?]> = [
   ['bundle', bundleSize],
   ['host page', hostPage],
   ['open to first message', openToMessage],
@@ -25,9 +26,14 @@ const benches: Array<[string, () => Promise<BenchRow[]>]> = [
   ['backend id_around on 1,000,000 messages', idAround],
   ['search over 1,000,000 messages', search],
   ['composer keystroke with 10,000 users', composerKeystroke],
+  // The backend holds (issue 16): faults and abuse, measured on the server's own RSS.
+  ['slow readers', slowReaders],
+  ['dead clients', deadClients],
+  ['body bomb', bodyBomb],
+  ['soak', soak, soakTimeoutMs()],
 ];
 
-/** A benchmark that has not finished by then is reported as failed and the run goes on. */
+/** A benchmark that has not finished by then (unless it sets its own) is reported as failed and the run goes on. */
 const BENCH_TIMEOUT_MS = 6 * 60_000;
 
 // Benchmarks never fail the run: a stray rejection is reported, not fatal.
@@ -57,18 +63,19 @@ function printTable(rows: BenchRow[]) {
   for (const line of lines) console.log(render(line));
 }
 
-const only = process.argv.slice(2);
+// Words pick benchmarks by name; `--…` options are for the benchmarks themselves (--soak-minutes=N).
+const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const rows: BenchRow[] = [];
 const loadBefore = loadavg()[0] ?? Number.NaN;
 const runStarted = performance.now();
-for (const [name, run] of benches) {
+for (const [name, run, timeoutMs = BENCH_TIMEOUT_MS] of benches) {
   if (only.length && !only.some((word) => name.includes(word))) continue;
   process.stderr.write(`running ${name}…\n`);
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   try {
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`did not finish within ${BENCH_TIMEOUT_MS / 60_000} minutes`)), BENCH_TIMEOUT_MS);
+      timer = setTimeout(() => reject(new Error(`did not finish within ${timeoutMs / 60_000} minutes`)), timeoutMs);
     });
     rows.push(...(await Promise.race([run(), timeout])));
   } catch (error) {

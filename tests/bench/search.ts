@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { createUserToken } from '../../src/server/auth/tokens';
 import { startServer, type RunningServer } from '../../src/server/index';
-import { API_KEY, API_SECRET } from './backend';
+import { API_KEY, API_SECRET, BENCH_LIMITS } from './backend';
 import { freshPage, launchChromium } from './browser';
 import { QUERIES, seedSearchData } from './search-data';
 import { median, percentile } from './stats';
@@ -140,7 +140,7 @@ export default async function searchBench(): Promise<BenchRow[]> {
   const dbPath = join(dir, 'chat.db');
   try {
     const seedSeconds = seedSearchData(dbPath, MESSAGES);
-    const server = await startServer({ port: 0, dbPath, apiKey: API_KEY, apiSecret: API_SECRET, staticRoot: dir, devMode: true, quiet: true });
+    const server = await startServer({ port: 0, dbPath, apiKey: API_KEY, apiSecret: API_SECRET, staticRoot: dir, devMode: true, quiet: true, limits: BENCH_LIMITS });
     let api: Awaited<ReturnType<typeof apiTimes>>;
     let relevance: Awaited<ReturnType<typeof apiTimes>>;
     let render: Awaited<ReturnType<typeof renderTimes>>;

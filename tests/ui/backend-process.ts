@@ -15,7 +15,7 @@ export function useBackendProcess(options: Options = {}) {
   beforeAll(async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'tests/ui/backend-main.ts'], {
       stdio: ['pipe', 'pipe', 'inherit'],
-      env: { ...process.env, BACKEND_OPTIONS: JSON.stringify({ apiKey: API_KEY, apiSecret: API_SECRET, seed: true, quiet: true, ...options }) },
+      env: { ...process.env, BACKEND_OPTIONS: JSON.stringify({ apiKey: API_KEY, apiSecret: API_SECRET, seed: true, quiet: true, limits: { rateLimits: false }, ...options }) },
     });
     backend.server.url = await new Promise<string>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => {

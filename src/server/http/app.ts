@@ -2,6 +2,7 @@
 // static files, and the one mapping from errors to the provider's error JSON. index.ts listens;
 // tests can call app.request() directly.
 import { Hono, type MiddlewareHandler } from 'hono';
+import { DEFAULT_LIMITS, type BodyLimits } from '../limits';
 import type { AppEnv, ServerContext } from './context';
 import { ApiError, errorBody, toApiError } from './errors';
 import { elapsed, sendJson } from './request';
@@ -58,11 +59,13 @@ const cors: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
 };
 
-export function createApp(ctx: ServerContext) {
+export function createApp(ctx: ServerContext, limits: BodyLimits = DEFAULT_LIMITS) {
   const app = new Hono<AppEnv>();
+  const bodyLimits: BodyLimits = { maxBodyBytes: limits.maxBodyBytes, maxJsonDepth: limits.maxJsonDepth };
 
   app.use('*', async (c, next) => {
     c.set('started', performance.now());
+    c.set('bodyLimits', bodyLimits);
     await next();
   });
   app.use('*', cors);

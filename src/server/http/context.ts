@@ -2,8 +2,9 @@
 // connections. Built once per server in index.ts.
 import type { FileUploadConfig } from 'stream-chat';
 import type { Subject } from '../auth/tokens';
+import type { BodyLimits } from '../limits';
 import type { ChangeFeed } from '../realtime/change-feed';
-import type { RateLimitCounters } from './rate-limit-counters';
+import type { RateLimitCounters, RateLimitInfo } from './rate-limit-counters';
 import type { RealtimeHub } from '../realtime/hub';
 import type { Store } from '../store/store';
 import type { Timers } from '../realtime/timers';
@@ -60,5 +61,9 @@ export type AppEnv = {
     /** performance.now() when the request arrived, for the `duration` field. */
     started: number;
     subject: Subject;
+    /** Body size and JSON nesting limits (body.ts), put on every request by createApp. */
+    bodyLimits: BodyLimits;
+    /** The rate-limit window this request was counted in (rate-limits.ts), for its headers. */
+    rateLimit: RateLimitInfo;
   };
 };

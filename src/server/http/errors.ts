@@ -10,6 +10,8 @@ export const ErrorCode = {
   AuthFailed: 2,
   InputError: 4,
   RateLimited: 9,
+  PayloadTooBig: 22,
+  TooManyConnections: 71,
   CoolDown: 60,
   NotFound: 16,
   NotAllowed: 17,
@@ -46,6 +48,16 @@ export class ApiError extends Error {
 
   static auth(code: number, message: string) {
     return new ApiError(code, message, 401);
+  }
+
+  /** 413 with the provider's PayloadTooBigError code. */
+  static tooBig(message: string) {
+    return new ApiError(ErrorCode.PayloadTooBig, message, 413);
+  }
+
+  /** 429 with the provider's RateLimitError code (the SDK marks it retryable). */
+  static rateLimited(message: string) {
+    return new ApiError(ErrorCode.RateLimited, message, 429);
   }
 }
 

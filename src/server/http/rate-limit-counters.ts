@@ -1,8 +1,12 @@
-// Per-endpoint request counters, as the provider keeps them (protocol-notes §12): one rolling
-// minute per endpoint and platform (server-side, web, iOS, Android). Every response carries
-// `X-RateLimit-Limit`, `-Remaining` and `-Reset`, and `GET /rate_limits` reports them. The
-// counters are bounded by construction: endpoint names come from the table below (anything
-// else counts as `Other`), so there are at most (names + 1) × 4 of them.
+// Per-endpoint request counters, as the provider keeps them (protocol-notes §12): one window
+// of a minute per endpoint and platform (server-side, web, iOS, Android), and inside it one per
+// user (60 a minute per endpoint; server-side calls are exempt). The same counters answer the
+// `X-RateLimit-*` headers, `GET /rate_limits`, and, when limits are on, whether a request may
+// proceed: one mechanism for counting and enforcing. Endpoints the provider's table names keep
+// its names and limits; any other route counts as its own endpoint (its method and path
+// pattern) with the default of 1,000, so no two features share a window. The counters are
+// bounded: endpoint names come from the route table, and user windows are swept once expired.
+import { DEFAULT_LIMITS, type Limits } from '../limits';
 
 export type Platform = 'server_side' | 'web' | 'ios' | 'android';
 export const PLATFORMS: Platform[] = ['server_side', 'web', 'ios', 'android'];
@@ -96,37 +100,85 @@ const RULES: Rule[] = [
   rule('POST', '/check_push', 'CheckPush', 60),
 ];
 
+/** An API call the table does not name and whose route is not known (it failed before routing). */
 export const OTHER = { name: 'Other', limit: 1_000 };
 const WINDOW_MS = 60_000;
+/** User windows are swept for expired ones whenever this many more have been opened. */
+const SWEEP_EVERY = 1_024;
 
-export function endpointOf(method: string, path: string): { name: string; limit: number } {
+export type Endpoint = { name: string; limit: number };
+
+/** The provider's endpoint for a call; else the route itself (`POST /polls`), else Other. */
+export function endpointOf(method: string, path: string, route?: string): Endpoint {
   for (const [ruleMethod, pattern, name, limit] of RULES) {
     if (ruleMethod === method && pattern.test(path)) return { name, limit };
   }
-  return OTHER;
+  return route && route !== '*' && route !== '/*' ? { name: `${method} ${route}`, limit: OTHER.limit } : OTHER;
+}
+
+export function isNamedEndpoint(method: string, path: string): boolean {
+  return endpointOf(method, path) !== OTHER;
 }
 
 export type RateLimitInfo = { limit: number; remaining: number; reset: number };
+/** A counted request: the window its headers report (the endpoint's, or the one that refused it) and whether it may proceed. */
+export type RateLimitDecision = RateLimitInfo & { allowed: boolean; endpoint: string; perUser: boolean };
+
+export type CountedRequest = {
+  platform: Platform;
+  method: string;
+  path: string;
+  /** The matched route pattern, naming calls the provider's table does not. */
+  route?: string;
+  /** Counted against this user's own window too (never for server-side calls). */
+  userId?: string;
+};
+
+type Window = { count: number; resetAt: number; limit: number };
 
 export class RateLimitCounters {
-  private readonly windows = new Map<string, { count: number; resetAt: number; limit: number }>();
+  private readonly windows = new Map<string, Window>();
+  private readonly userWindows = new Map<string, Window>();
+  private openedSinceSweep = 0;
+  private readonly settings: Pick<Limits, 'rateLimits' | 'userRequestsPerMinute'>;
 
-  /** Counts one request; returns the window as the response headers report it. */
-  count(platform: Platform, method: string, path: string, now = Date.now()): RateLimitInfo {
-    const { name, limit } = endpointOf(method, path);
-    const key = `${platform} ${name}`;
-    let window = this.windows.get(key);
-    if (!window || window.resetAt <= now) {
-      window = { count: 0, resetAt: now + WINDOW_MS, limit };
-      this.windows.set(key, window);
+  constructor(settings: Partial<Pick<Limits, 'rateLimits' | 'userRequestsPerMinute'>> = {}) {
+    this.settings = {
+      rateLimits: settings.rateLimits ?? DEFAULT_LIMITS.rateLimits,
+      userRequestsPerMinute: settings.userRequestsPerMinute ?? DEFAULT_LIMITS.userRequestsPerMinute,
+    };
+  }
+
+  /**
+   * Counts one request against its endpoint's window for the platform and, for a user, against
+   * the user's window. With limits on, a request over either is refused and not counted.
+   */
+  take(request: CountedRequest, now = Date.now()): RateLimitDecision {
+    const endpoint = endpointOf(request.method, request.path, request.route);
+    const app = this.window(this.windows, `${request.platform} ${endpoint.name}`, endpoint.limit, now);
+    const perUserLimit = this.settings.userRequestsPerMinute;
+    const user =
+      request.userId !== undefined && request.platform !== 'server_side' && perUserLimit > 0
+        ? this.window(this.userWindows, `${request.platform} ${request.userId} ${endpoint.name}`, perUserLimit, now)
+        : undefined;
+    const allowed = !this.settings.rateLimits || (app.count < app.limit && (!user || user.count < user.limit));
+    if (allowed) {
+      app.count += 1;
+      if (user) user.count += 1;
     }
-    window.count += 1;
-    return info(window);
+    // The headers report the endpoint's window, as GET /rate_limits does; a refusal reports
+    // the window that refused it, so its Reset says when to retry.
+    const refusedBy = allowed ? undefined : app.count >= app.limit ? app : user;
+    const shown = refusedBy ?? app;
+    return { ...info(shown), allowed, endpoint: endpoint.name, perUser: shown === user };
   }
 
   /** Every endpoint's window for one platform (`GET /rate_limits`); untouched ones are full. */
   report(platform: Platform, only?: string[], now = Date.now()): Record<string, RateLimitInfo> {
     const names = new Map<string, number>([...RULES.map(([, , name, limit]) => [name, limit] as const), [OTHER.name, OTHER.limit]]);
+    for (const [key, window] of this.windows) {
+      if (key.startsWith(`${platform} `)) names.set(key.slice(platform.length + 1), window.limit);
+    }
     const report: Record<string, RateLimitInfo> = {};
     for (const [name, limit] of names) {
       if (only && !only.includes(name)) continue;
@@ -135,9 +187,30 @@ export class RateLimitCounters {
     }
     return report;
   }
+
+  private window(windows: Map<string, Window>, key: string, limit: number, now: number): Window {
+    let window = windows.get(key);
+    if (!window || window.resetAt <= now) {
+      window = { count: 0, resetAt: now + WINDOW_MS, limit };
+      windows.set(key, window);
+      if (windows === this.userWindows && ++this.openedSinceSweep >= SWEEP_EVERY) this.sweep(now);
+    }
+    return window;
+  }
+
+  /** Forgets expired user windows, so their number follows the users active in the last minute. */
+  private sweep(now: number): void {
+    this.openedSinceSweep = 0;
+    for (const [key, window] of this.userWindows) {
+      if (window.resetAt <= now) this.userWindows.delete(key);
+    }
+  }
 }
 
-function info(window: { count: number; resetAt: number; limit: number }): RateLimitInfo {
-  return { limit: window.limit, remaining: Math.max(0, window.limit - window.count), reset: Math.ceil(window.resetAt / 1000) };
+function remaining(window: Window): number {
+  return Math.max(0, window.limit - window.count);
 }
 
+function info(window: Window): RateLimitInfo {
+  return { limit: window.limit, remaining: remaining(window), reset: Math.ceil(window.resetAt / 1000) };
+}

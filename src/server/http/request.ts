@@ -3,7 +3,10 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { authenticateIn } from '../auth/authenticate';
 import type { AppEnv, ServerContext } from './context';
 import { ApiError } from './errors';
+import { DEFAULT_LIMITS, type BodyLimits } from '../limits';
+import { parseBoundedJson, readBoundedText } from './body';
 import { isObject, type JsonObject } from './input';
+import { admitRequest } from './rate-limits';
 
 /** The `duration` every provider response carries. */
 export function elapsed(c: Context<AppEnv>): string {
@@ -20,14 +23,10 @@ export function sendJson(body: unknown, status = 200): Response {
 
 /** The JSON object body; an empty body is `{}`, anything unparsable an input error. */
 export async function readJson(c: Context<AppEnv>): Promise<JsonObject> {
-  const text = await c.req.text();
+  const limits = bodyLimitsOf(c);
+  const text = await readBoundedText(c, limits.maxBodyBytes);
   if (!text.trim()) return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw ApiError.input('invalid JSON in request body');
-  }
+  const parsed = parseBoundedJson(text, limits.maxJsonDepth, 'request body');
   if (!isObject(parsed)) throw ApiError.input('request body must be a JSON object');
   return parsed;
 }
@@ -36,14 +35,14 @@ export async function readJson(c: Context<AppEnv>): Promise<JsonObject> {
 export function readPayload(c: Context<AppEnv>): JsonObject {
   const raw = c.req.query('payload');
   if (!raw) return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw ApiError.input('payload must be JSON');
-  }
+  const parsed = parseBoundedJson(raw, bodyLimitsOf(c).maxJsonDepth, 'payload', 'payload must be JSON');
   if (!isObject(parsed)) throw ApiError.input('payload must be a JSON object');
   return parsed;
+}
+
+/** The body limits createApp put on the request (the defaults for a bare context). */
+export function bodyLimitsOf(c: Context<AppEnv>): BodyLimits {
+  return c.get('bodyLimits') ?? DEFAULT_LIMITS;
 }
 
 /** Authenticates the request from its api_key, Authorization and stream-auth-type. */
@@ -59,6 +58,7 @@ export function requireAuth(ctx: ServerContext): MiddlewareHandler<AppEnv> {
       },
     );
     c.set('subject', subject);
+    admitRequest(ctx.rateLimits, c, subject);
     await next();
   };
 }

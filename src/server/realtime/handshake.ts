@@ -4,20 +4,24 @@
 // health.check carrying `connection_id` and `me`, or an error frame followed by close 1000, which
 // the SDK treats as "rejected, do not retry". Client pings are JSON arrays and each one is
 // answered with a health.check, which also keeps the SDK's 35 s silence timer from firing.
-import { randomUUID } from 'node:crypto';
+// A connect over the rate limits (code 9) or over the user's connection cap (code 71) gets the
+// error frame too (admission.ts).
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Event, OwnUserResponse } from 'stream-chat';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { authenticateIn } from '../auth/authenticate';
+import type { Subject } from '../auth/tokens';
 import type { ServerContext } from '../http/context';
+import { parseBoundedJson } from '../http/body';
 import { ApiError, errorBody, toApiError } from '../http/errors';
 import { isObject } from '../http/input';
 import { Presenter } from '../present/presenter';
 import { userPatch, validUserId } from '../features/users/user-fields';
+import { admitConnection } from './admission';
 import type { Connection } from './registry';
 import { userConnected } from './presence';
-import { dropConnection } from './watching';
+import { socketConnection } from './socket-connection';
 
 export function attachWebSocket(server: Server, ctx: ServerContext): WebSocketServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
@@ -35,31 +39,18 @@ export function attachWebSocket(server: Server, ctx: ServerContext): WebSocketSe
 }
 
 async function accept(ctx: ServerContext, ws: WebSocket, params: URLSearchParams): Promise<void> {
-  let connection: Connection | undefined;
   ws.on('error', () => ws.terminate());
-  ws.on('close', () => {
-    if (connection) dropConnection(ctx, connection.id);
-  });
   try {
-    const me = await handshake(ctx, params);
+    const { me, subject } = await handshake(ctx, params);
     if (ws.readyState !== ws.OPEN) return;
     if (ctx.hub.closing) {
       ws.close(1001, 'server shutting down');
       return;
     }
-    connection = {
-      id: randomUUID(),
-      userId: me.id,
-      anonymous: me.role === 'anonymous',
-      watching: new Set(),
-      send: (frame) => {
-        if (ws.readyState === ws.OPEN) ws.send(frame);
-      },
-      close: (code, reason) => ws.close(code, reason),
-    };
+    admitConnection(ctx, subject, me.id, params.get('X-Stream-Client') ?? undefined);
+    const connection = socketConnection(ctx, ws, { id: me.id, anonymous: me.role === 'anonymous' });
     ctx.hub.registry.add(connection);
-    const open = connection;
-    ws.on('message', (data) => answerPing(ctx, open, data));
+    ws.on('message', (data) => answerPing(ctx, connection, data));
     ctx.hub.send(connection, {
       type: 'health.check',
       connection_id: connection.id,
@@ -84,13 +75,13 @@ async function accept(ctx: ServerContext, ws: WebSocket, params: URLSearchParams
 }
 
 /** Validates the query string, upserts the user from `user_details`, and returns `me`. */
-async function handshake(ctx: ServerContext, params: URLSearchParams): Promise<OwnUserResponse> {
-  let payload: unknown;
-  try {
-    payload = JSON.parse(params.get('json') ?? '');
-  } catch {
-    throw ApiError.input('the json query parameter must be the JSON connect payload');
-  }
+async function handshake(ctx: ServerContext, params: URLSearchParams): Promise<{ me: OwnUserResponse; subject: Subject }> {
+  const payload = parseBoundedJson(
+    params.get('json') ?? '',
+    ctx.hub.limits.maxJsonDepth,
+    'the json query parameter',
+    'the json query parameter must be the JSON connect payload',
+  );
   if (!isObject(payload) || typeof payload.user_id !== 'string' || !payload.user_id) {
     throw ApiError.input('the connect payload needs a user_id');
   }
@@ -111,7 +102,7 @@ async function handshake(ctx: ServerContext, params: URLSearchParams): Promise<O
   const now = new Date().toISOString();
   if (subject.kind === 'anonymous') {
     // Anonymous visitors are not stored: they get an ephemeral identity for this socket.
-    return {
+    const me: OwnUserResponse = {
       id: userId,
       role: 'anonymous',
       anon: true,
@@ -127,9 +118,10 @@ async function handshake(ctx: ServerContext, params: URLSearchParams): Promise<O
       unread_channels: 0,
       unread_threads: 0,
     };
+    return { me, subject };
   }
   const user = ctx.store.users.upsert({ ...userPatch(userId, details), lastActive: now });
-  return new Presenter(ctx).ownUser(user);
+  return { me: new Presenter(ctx).ownUser(user), subject };
 }
 
 function answerPing(ctx: ServerContext, connection: Connection, data: RawData): void {

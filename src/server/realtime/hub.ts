@@ -1,16 +1,36 @@
 // Event delivery: serialise an event and write it to the right sockets. An event may be one
 // object for everyone or a function of the receiving connection (unread counts differ per user).
+// Delivery never waits for a receiver: a socket that does not keep up is cut off once it holds
+// too much (unsent-data.ts, socket-connection.ts), so one stalled socket costs the others nothing.
 import type { Event } from 'stream-chat';
+import { DEFAULT_LIMITS, type Limits } from '../limits';
+import { Liveness } from './liveness';
+import { UnsentData } from './unsent-data';
 import { PresenceSubscriptions } from './presence-subscriptions';
 import { ConnectionRegistry, type Connection } from './registry';
 
 type EventFor = Event | ((connection: Connection) => Event);
 
+/** The limits the realtime side holds: liveness, unsent data, connections per user, and the connect payload's nesting. */
+export type RealtimeLimits = Pick<
+  Limits,
+  'idleTimeoutMs' | 'pingIntervalMs' | 'maxUnsentBytes' | 'maxUnsentBytesTotal' | 'maxConnectionsPerUser' | 'maxJsonDepth'
+>;
+
 export class RealtimeHub {
   readonly registry = new ConnectionRegistry();
   readonly presence = new PresenceSubscriptions();
+  /** Every connection, whatever its transport, is tracked here until it closes. */
+  readonly liveness: Liveness;
+  /** What sockets hold for readers that do not keep up, bounded per socket and in all. */
+  readonly unsent: UnsentData;
   /** Set while shutting down: closing sockets must not announce anything. */
   closing = false;
+
+  constructor(readonly limits: RealtimeLimits = DEFAULT_LIMITS) {
+    this.liveness = new Liveness(limits);
+    this.unsent = new UnsentData(limits);
+  }
 
   send(connection: Connection, event: Event): void {
     connection.send(JSON.stringify(event));
@@ -19,11 +39,18 @@ export class RealtimeHub {
   /** Sends to every connection, or only to those `accept` lets through. */
   publish(connections: Iterable<Connection>, event: EventFor, accept?: (connection: Connection) => boolean): void {
     if (this.closing) return;
-    // One serialisation for a shared event; per-connection ones are built lazily.
+    // One serialisation (and one encoded buffer) for a shared event; per-connection ones are
+    // built lazily.
     const shared = typeof event === 'function' ? undefined : JSON.stringify(event);
+    let bytes: Buffer | undefined;
     for (const connection of connections) {
       if (accept && !accept(connection)) continue;
-      connection.send(shared ?? JSON.stringify((event as (c: Connection) => Event)(connection)));
+      if (shared === undefined) {
+        connection.send(JSON.stringify((event as (c: Connection) => Event)(connection)));
+      } else {
+        bytes ??= Buffer.from(shared);
+        connection.send(shared, bytes);
+      }
     }
   }
 
@@ -37,6 +64,7 @@ export class RealtimeHub {
 
   closeAll(code: number, reason: string): void {
     this.closing = true;
+    this.liveness.stop();
     for (const connection of this.registry.all()) connection.close(code, reason);
   }
 }

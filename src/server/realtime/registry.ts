@@ -7,7 +7,12 @@ export type Connection = {
   anonymous: boolean;
   /** Channels this connection watches (cids). */
   watching: Set<string>;
-  send: (frame: string) => void;
+  /**
+   * Writes one event frame. `bytes`, when given, is the same frame already encoded and shared by
+   * every receiver of a fan-out: a socket queues that one buffer instead of a copy of its own,
+   * so stalled readers of the same channel hold one copy of what they have not read.
+   */
+  send: (frame: string, bytes?: Buffer) => void;
   close: (code: number, reason: string) => void;
 };
 
@@ -41,6 +46,11 @@ export class ConnectionRegistry {
 
   ofUser(userId: string): Connection[] {
     return [...(this.byUser.get(userId) ?? [])];
+  }
+
+  /** How many connections the user holds now. */
+  countOf(userId: string): number {
+    return this.byUser.get(userId)?.size ?? 0;
   }
 
   isOnline(userId: string): boolean {

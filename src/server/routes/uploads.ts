@@ -3,15 +3,14 @@
 // server-side calls). `DELETE` of the same paths with `?url=` removes a file; `GET
 // /uploads/{id}/{name}` serves it back, like the provider's CDN.
 //
-// The body is read by hono (which buffers it) behind a body limit of the size limit plus room
-// for the multipart envelope, so an oversized upload is refused before it is read when it
-// declares its length, and as soon as it crosses the limit when it does not.
+// The body streams to disk as it arrives (features/uploads/receive.ts), never held in memory:
+// an upload that declares a length over the size limit is refused before a byte is read, and
+// one that does not is refused as soon as it passes the limit.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import { imageSize } from 'image-size';
+import { Hono, type Context } from 'hono';
+import { imageSizeFromFile } from 'image-size/fromFile';
 import type { APIResponse, FileUploadConfig, SendFileAPIResponse } from 'stream-chat';
 import { actorFor, requireUser, type Actor } from '../auth/actor';
 import { accessTo, assertCanRead, assertCapability, mayInChannel } from '../auth/channel-access';
@@ -22,8 +21,10 @@ import { ApiError } from '../http/errors';
 import { elapsed, requireAuth, sendJson } from '../http/request';
 import { isObject } from '../http/input';
 import type { FileRow } from '../store/files';
-import { checkUpload, sizeLimit, tooLarge } from '../features/uploads/checks';
-import { isUploadId, newUploadId, removeUpload, safeFileName, saveUpload, uploadIdOf, uploadPath, uploadUrl } from '../features/uploads/disk';
+import { checkFileType, checkUpload, sizeLimit, tooLarge } from '../features/uploads/checks';
+import { isUploadId, newUploadId, removeUpload, uploadIdOf, uploadPath, uploadUrl } from '../features/uploads/disk';
+import { ENVELOPE_BYTES, receiveUpload, type ReceivedUpload } from '../features/uploads/receive';
+import { bodyChunks, declaredLength } from '../http/body';
 import { existingChannel } from './channels';
 
 type Kind = 'file' | 'image';
@@ -31,25 +32,12 @@ type Kind = 'file' | 'image';
 /** What an upload answers: the SDK's response plus an image's size, for attachments. */
 export type UploadResponse = SendFileAPIResponse & { original_width?: number; original_height?: number };
 
-/** Room for the multipart boundaries, headers and the `user` field around the file itself. */
-const ENVELOPE_BYTES = 64 * 1024;
-
 export function uploadRoutes(ctx: ServerContext) {
   const routes = new Hono<AppEnv>();
   const auth = requireAuth(ctx);
   // The app's checks as `PATCH /app` last set them.
   const configOf = (kind: Kind): FileUploadConfig =>
     kind === 'file' ? appSettings(ctx).fileUploadConfig : appSettings(ctx).imageUploadConfig;
-
-  const limit: MiddlewareHandler<AppEnv> = (c, next) => {
-    const config = configOf(kindOf(c));
-    return bodyLimit({
-      maxSize: sizeLimit(config) + ENVELOPE_BYTES,
-      onError: () => {
-        throw tooLarge(sizeLimit(config));
-      },
-    })(c, next);
-  };
 
   /** Who may upload here: a signed-in user, and in a channel one with `upload-file`. */
   const authorize = (c: Context<AppEnv>, actor: Actor) => {
@@ -66,40 +54,59 @@ export function uploadRoutes(ctx: ServerContext) {
 
   const upload = async (c: Context<AppEnv>) => {
     const kind = kindOf(c);
+    const config = configOf(kind);
+    const limit = sizeLimit(config);
     const subject = c.get('subject');
     // Refuse a user who may not upload before reading what they send; a server-side call names
     // its user inside the form, so it is checked once the form is read.
     if (subject.kind !== 'server') authorize(c, requireUser(actorFor(ctx.store, subject), 'upload files'));
-    const form = await readForm(c);
-    const actor = requireUser(actorFor(ctx.store, subject, form.userId), 'upload files');
-    const cid = authorize(c, actor);
-    const file = form.file;
-    const name = safeFileName(file.name);
-    const mimeType = normalizeMime(file.type);
-    checkUpload(configOf(kind), { name: file.name, mimeType, size: file.size });
-    if (kind === 'image' && !mimeType.startsWith('image/')) {
-      throw ApiError.input(`upload refused: ${mimeType} is not an image; send it to the file endpoint`);
-    }
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    const size = mimeType.startsWith('image/') ? dimensions(bytes) : undefined;
-    if (kind === 'image' && !size) throw ApiError.input(`upload refused: ${file.name} is not a readable image`);
+    const declared = declaredLength(c);
+    if (declared !== undefined && declared > limit + ENVELOPE_BYTES) throw tooLarge(limit);
 
+    const dir = ctx.config.uploads.dir;
     const id = newUploadId();
-    await saveUpload(ctx.config.uploads.dir, id, name, bytes);
+    let file: ReceivedUpload;
+    let size: { width: number; height: number } | undefined;
+    let cid: string | null;
+    let actor: Actor;
+    try {
+      file = await receiveUpload(bodyChunks(c), c.req.header('content-type'), {
+        dir,
+        id,
+        sizeLimit: limit,
+        tooLarge: () => tooLarge(limit),
+        checkType: (name, type) => {
+          const mimeType = normalizeMime(type);
+          checkFileType(config, name, mimeType);
+          if (kind === 'image' && !mimeType.startsWith('image/')) {
+            throw ApiError.input(`upload refused: ${mimeType} is not an image; send it to the file endpoint`);
+          }
+        },
+      });
+      actor = requireUser(actorFor(ctx.store, subject, userIdOf(file.user)), 'upload files');
+      cid = authorize(c, actor);
+      checkUpload(config, { name: file.originalName, mimeType: normalizeMime(file.contentType), size: file.size });
+      size = normalizeMime(file.contentType).startsWith('image/') ? await dimensions(file.path) : undefined;
+      if (kind === 'image' && !size) throw ApiError.input(`upload refused: ${file.originalName} is not a readable image`);
+    } catch (error) {
+      await removeUpload(dir, id);
+      throw error;
+    }
+
     const row: FileRow = {
       id,
-      name,
+      name: file.name,
       kind,
       cid,
       user_id: actor.id,
-      mime_type: mimeType,
-      size: bytes.length,
+      mime_type: normalizeMime(file.contentType),
+      size: file.size,
       width: size?.width ?? null,
       height: size?.height ?? null,
       created_at: new Date().toISOString(),
     };
     ctx.store.files.add(row);
-    const url = uploadUrl(new URL(c.req.url).origin, id, name);
+    const url = uploadUrl(new URL(c.req.url).origin, id, file.name);
     const response: UploadResponse = {
       file: url,
       ...(size ? { thumb_url: url, original_width: size.width, original_height: size.height } : {}),
@@ -128,8 +135,8 @@ export function uploadRoutes(ctx: ServerContext) {
     return sendJson(response);
   };
 
-  routes.post('/channels/:type/:id/:kind{file|image}', auth, limit, upload);
-  routes.post('/uploads/:kind{file|image}', auth, limit, upload);
+  routes.post('/channels/:type/:id/:kind{file|image}', auth, upload);
+  routes.post('/uploads/:kind{file|image}', auth, upload);
   routes.delete('/channels/:type/:id/:kind{file|image}', auth, remove);
   routes.delete('/uploads/:kind{file|image}', auth, remove);
 
@@ -153,22 +160,6 @@ function kindOf(c: Context<AppEnv>): Kind {
   return c.req.param('kind') === 'image' ? 'image' : 'file';
 }
 
-async function readForm(c: Context<AppEnv>): Promise<{ file: File; userId?: string }> {
-  if (!c.req.header('content-type')?.toLowerCase().startsWith('multipart/form-data')) {
-    throw ApiError.input('an upload is multipart/form-data with the file in the field "file"');
-  }
-  let form: Record<string, string | File>;
-  try {
-    form = (await c.req.parseBody()) as Record<string, string | File>;
-  } catch (error) {
-    if (error instanceof ApiError) throw error;
-    throw ApiError.input('the multipart body could not be read');
-  }
-  const file = form.file;
-  if (!(file instanceof File)) throw ApiError.input('file is a required field (a multipart file part)');
-  return { file, userId: userIdOf(form.user) };
-}
-
 /** The optional `user` field: `{"id": …}` as JSON (stream-chat client.sendFile). */
 function userIdOf(value: unknown): string | undefined {
   if (typeof value !== 'string' || !value) return undefined;
@@ -186,9 +177,10 @@ function normalizeMime(type: string): string {
   return /^[a-z0-9.+-]+\/[a-z0-9.+-]+$/.test(bare) ? bare : 'application/octet-stream';
 }
 
-function dimensions(bytes: Uint8Array): { width: number; height: number } | undefined {
+/** An image's size, read from the stored file's first bytes; undefined when not an image. */
+async function dimensions(path: string): Promise<{ width: number; height: number } | undefined> {
   try {
-    const { width, height } = imageSize(bytes);
+    const { width, height } = await imageSizeFromFile(path);
     return width && height ? { width, height } : undefined;
   } catch {
     return undefined;

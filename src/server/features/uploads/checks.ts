@@ -9,14 +9,21 @@ import { DEFAULT_SIZE_LIMIT } from './settings';
 export type IncomingFile = { name: string; mimeType: string; size: number };
 
 export function checkUpload(config: FileUploadConfig, file: IncomingFile): void {
-  const name = file.name.toLowerCase();
-  const mime = file.mimeType.toLowerCase();
+  if (file.size === 0) throw ApiError.input(`upload refused: ${file.name} is empty`);
+  checkFileType(config, file.name, file.mimeType);
+  const limit = sizeLimit(config);
+  if (file.size > limit) throw tooLarge(limit);
+}
+
+/** The checks a file's name and type can answer, before any of its bytes are read. */
+export function checkFileType(config: FileUploadConfig, fileName: string, mimeType: string): void {
+  const name = fileName.toLowerCase();
+  const mime = mimeType.toLowerCase();
   const endsWith = (ext: string) => name.endsWith(ext.toLowerCase());
   const { allowed_file_extensions, blocked_file_extensions, allowed_mime_types, blocked_mime_types } = config;
 
-  if (file.size === 0) throw ApiError.input(`upload refused: ${file.name} is empty`);
   if (allowed_file_extensions?.length && !allowed_file_extensions.some(endsWith)) {
-    throw refused('allowed_file_extensions', `${file.name} does not end in ${allowed_file_extensions.join(', ')}`);
+    throw refused('allowed_file_extensions', `${fileName} does not end in ${allowed_file_extensions.join(', ')}`);
   }
   const blockedExtension = blocked_file_extensions?.find(endsWith);
   if (blockedExtension) throw refused('blocked_file_extensions', `files ending in ${blockedExtension} are not allowed`);
@@ -26,8 +33,6 @@ export function checkUpload(config: FileUploadConfig, file: IncomingFile): void 
   if (blocked_mime_types?.some((type) => type.toLowerCase() === mime)) {
     throw refused('blocked_mime_types', `${mime} files are not allowed`);
   }
-  const limit = sizeLimit(config);
-  if (file.size > limit) throw tooLarge(limit);
 }
 
 export function sizeLimit(config: FileUploadConfig): number {

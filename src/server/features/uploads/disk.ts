@@ -2,7 +2,7 @@
 // bits, so a URL cannot be guessed from another one, and the folder keeps the original name
 // (made safe) for the download.
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const ID = /^[0-9a-f]{32}$/;
@@ -29,11 +29,6 @@ export function safeFileName(name: string): string {
   const dot = cleaned.lastIndexOf('.');
   const ext = dot > 0 && cleaned.length - dot <= 10 ? cleaned.slice(dot) : '';
   return cleaned.slice(0, 100 - ext.length) + ext;
-}
-
-export async function saveUpload(dir: string, id: string, name: string, bytes: Uint8Array): Promise<void> {
-  await mkdir(join(dir, id), { recursive: true });
-  await writeFile(join(dir, id, name), bytes);
 }
 
 export function uploadPath(dir: string, id: string, name: string): string {
