@@ -41,6 +41,8 @@ export class ChatWidgetElement extends HTMLElement {
   private reportedError = '';
   /** What had the focus when the panel opened (the site's own button), given it back on close. */
   private opener: Element | null = null;
+  /** Set by the first connectedCallback: until then attribute changes need no drawing. */
+  private drawn = false;
 
   constructor() {
     super();
@@ -60,6 +62,7 @@ export class ChatWidgetElement extends HTMLElement {
   }
 
   connectedCallback() {
+    this.drawn = true;
     this.render();
   }
 
@@ -67,8 +70,9 @@ export class ChatWidgetElement extends HTMLElement {
     if (!(name in ATTRIBUTES)) return;
     // Opening again is the visitor's retry after a failed start.
     if (name === 'open' && !parseBoolean(old ?? undefined) && parseBoolean(value ?? undefined)) this.failure = null;
-    // Drawn first: a sign-out that closes the chat removes the panel before it hears of it.
-    if (this.isConnected) this.render();
+    // Drawn first: a sign-out that closes the chat removes the panel before it hears of it. An
+    // upgrade replays every attribute before connectedCallback, which draws once for them all.
+    if (this.drawn && this.isConnected) this.render();
     if (value === null) this.panel?.removeAttribute(name);
     else this.panel?.setAttribute(name, value);
   }

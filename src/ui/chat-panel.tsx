@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { parseAttributes, type RawAttributes, type Presentation } from '../element/attributes';
+import { ATTRIBUTES, parseAttributes, type RawAttributes, type Presentation } from '../element/attributes';
 import type { Emit } from '../element/events';
 import { ConnectedWidget } from './connected-widget';
 import { Frame } from './frame';
@@ -19,11 +19,8 @@ const noop = () => undefined;
  * of a bad attribute (which the element itself has reported as a chat-widget-error).
  */
 export function ChatPanel({ emit = noop, onOpenChange = noop, ...raw }: ChatPanelProps) {
-  const { apiKey, tokenEndpoint, channel, baseUrl, mode, open, theme, userName, drafts, launcher, position, guests } = raw;
-  const parsed = useMemo(
-    () => parseAttributes({ apiKey, tokenEndpoint, channel, baseUrl, mode, open, theme, userName, drafts, launcher, position, guests }),
-    [apiKey, tokenEndpoint, channel, baseUrl, mode, open, theme, userName, drafts, launcher, position, guests],
-  );
+  // Parsed again only when an attribute changes (raw is a new object on every render).
+  const parsed = useMemo(() => parseAttributes(raw), Object.values(ATTRIBUTES).map((prop) => raw[prop]));
   const presentation: Presentation = { mode: parsed.mode, open: parsed.open, theme: parsed.theme };
   if (!parsed.ok) {
     return (

@@ -1,5 +1,5 @@
 import r2wc from '@r2wc/react-to-web-component';
-import { ATTRIBUTES, type AttributeName, type RawAttributes } from '../element/attributes';
+import { ATTRIBUTES, readAttributes, type AttributeName, type RawAttributes } from '../element/attributes';
 import { emitFrom } from '../element/events';
 import type { PanelElement } from '../element/runtime-contract';
 import { ChatPanel, type ChatPanelProps } from './chat-panel';
@@ -34,8 +34,7 @@ class ChatPanelElement extends Base implements PanelElement {
 
   constructor() {
     super();
-    const props = this[PROPS];
-    for (const [attribute, prop] of Object.entries(ATTRIBUTES)) props[prop] = this.getAttribute(attribute) ?? undefined;
+    const props = Object.assign(this[PROPS], readAttributes(this));
     props.emit = emitFrom(this);
     props.onOpenChange = (open: boolean) => this.onOpenChange?.(open);
   }
