@@ -24,6 +24,8 @@ export type Limits = {
   rateLimits: boolean;
   /** Requests one user may make to one endpoint in a minute, per platform (server-side calls exempt). */
   userRequestsPerMinute: number;
+  /** How long a rate-limit window lasts, ms: the provider's minute; tests shorten it to see a window end. */
+  rateLimitWindowMs: number;
 };
 
 /** What the HTTP app needs of them: body size and JSON nesting. */
@@ -39,6 +41,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = {
   maxJsonDepth: 64,
   rateLimits: true,
   userRequestsPerMinute: 60,
+  rateLimitWindowMs: 60_000,
 };
 
 /** Every limit off: for tests that drive the backend harder than any one client could. */
@@ -52,6 +55,7 @@ export const NO_LIMITS: Readonly<Limits> = {
   maxJsonDepth: 0,
   rateLimits: false,
   userRequestsPerMinute: 0,
+  rateLimitWindowMs: 60_000,
 };
 
 export function resolveLimits(overrides: Partial<Limits> = {}): Limits {

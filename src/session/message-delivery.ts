@@ -1,6 +1,6 @@
 import type { Channel, LocalMessage, Message, MessageComposer, MessageResponse, SendMessageOptions } from 'stream-chat';
 import { formatMessage, MessageComposer as Composer } from 'stream-chat';
-import { describeApiError, SessionError } from './session-error';
+import { describeApiError, retryAfter, SessionError } from './session-error';
 
 /** The stored message, a failure the panel already shows on the message, or null when there was nothing to send. */
 export type SendResult = MessageResponse | SessionError | null;
@@ -66,7 +66,13 @@ export class MessageDelivery {
       this.failed.set(local.id, { message, options });
       // The panel reads the reason with describeApiError when it draws the failed message.
       this.show({ ...local, status: 'failed', error: error as LocalMessage['error'] });
-      return new SessionError('send-failed', `A message was not sent: ${describeApiError(error).text}.`);
+      const { code, text } = describeApiError(error);
+      if (code === 9) {
+        // Over the rate limit: say when a retry will work (the message stays, with Retry).
+        const wait = retryAfter(error);
+        return new SessionError('send-failed', `Sending too fast; try again ${wait ? `in ${wait} s` : 'in a moment'}.`, true);
+      }
+      return new SessionError('send-failed', `A message was not sent: ${text}.`);
     }
   }
 }

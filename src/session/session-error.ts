@@ -2,9 +2,11 @@ import type { ErrorReason } from '../element/events';
 
 /** A failure the panel can show as it is: a stable reason code and readable text. */
 export class SessionError extends Error {
+  /** @param notice also shown to the reader as a passing notice (a refusal worth saying twice) */
   constructor(
     readonly reason: ErrorReason,
     message: string,
+    readonly notice = false,
   ) {
     super(message);
     this.name = 'SessionError';
@@ -17,7 +19,8 @@ const API_CODE_TEXT: Record<number, string> = {
   17: 'you are not allowed to do that here',
   40: 'your sign-in expired',
   43: 'your sign-in was refused',
-  9: 'too many requests, wait a moment',
+  9: 'sending too fast',
+  71: 'too many chat windows are open; close one and try again',
 };
 
 /**
@@ -41,6 +44,16 @@ export function describeApiError(error: unknown): { code: number | null; text: s
     return { code, text: 'the chat server could not be reached' };
   }
   return { code, text: (code !== null && API_CODE_TEXT[code]) || detail };
+}
+
+/**
+ * Whole seconds until a refused request may be tried again, from the answer's
+ * `X-RateLimit-Reset` header (unix seconds); null without one, or when it cannot be read (a
+ * cross-origin API that does not expose it).
+ */
+export function retryAfter(error: unknown, now = Date.now()): number | null {
+  const reset = Number((error as { response?: { headers?: Record<string, unknown> } })?.response?.headers?.['x-ratelimit-reset']);
+  return reset > 0 ? Math.max(1, Math.ceil(reset - now / 1000)) : null;
 }
 
 /** The backend's own words for a refusal ("poll is closed"), without the SDK's "StreamChat error code 4: ". */

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { LocalMessage } from 'stream-chat';
 import type { ChannelHandle, ChannelViewState, SendResult } from '../session/channel-handle';
 import { runAction } from '../session/message-actions';
-import { describeApiError } from '../session/session-error';
+import { describeApiError, SessionError } from '../session/session-error';
 import { ThreadHandle } from '../session/thread-handle';
 import { useStateStore } from '../session/use-state-store';
 import { Composer } from './composer/composer';
@@ -67,6 +67,14 @@ export function ChannelView({ handle, panel, setPanel, ownUserId, offline, onSen
   );
 
   const setNotice = useCallback((text: string | null) => handle.setNotice(text), [handle]);
+  // A send refused for its rate says so above the composer too, with when to retry.
+  const sent = useCallback(
+    (result: SendResult) => {
+      if (result instanceof SessionError && result.notice) handle.setNotice(result.message);
+      onSendResult(result);
+    },
+    [handle, onSendResult],
+  );
 
   // A reminder that comes due is shown at once, wherever the reader is.
   useEffect(
@@ -179,11 +187,11 @@ export function ChannelView({ handle, panel, setPanel, ownUserId, offline, onSen
           offline={offline}
           capabilities={capabilities}
           handlers={threadHandlers}
-          onSendResult={onSendResult}
+          onSendResult={sent}
         />
       ) : (
         <>
-          <MessageList handle={handle} ownUserId={ownUserId} onSendResult={onSendResult} onOpenThread={(message) => openThread(message.id)} />
+          <MessageList handle={handle} ownUserId={ownUserId} onSendResult={sent} onOpenThread={(message) => openThread(message.id)} />
           {ban && (
             <p className="notice banned" part="banned-notice" role="status">
               {`You are banned from ${ban.app ? 'the chat' : 'this conversation'}${ban.until ? ` until ${formatBanEnd(ban.until)}` : ''}.`}
@@ -193,7 +201,7 @@ export function ChannelView({ handle, panel, setPanel, ownUserId, offline, onSen
             composer={handle.channel.messageComposer}
             disabled={offline || !!ban || !capabilities.includes('send-message')}
             send={() => handle.send()}
-            onSendResult={onSendResult}
+            onSendResult={sent}
           />
         </>
       )}

@@ -59,6 +59,8 @@ describe('the user limit', () => {
     for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
       expect(missing.headers.get(name), name).toMatch(/^\d+$/);
     }
+    // Exposed to a widget on another origin, which says when a refused send may be retried.
+    expect(missing.headers.get('access-control-expose-headers')).toBe('X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset');
   });
 });
 
@@ -89,6 +91,15 @@ describe('the endpoint limit', () => {
     expect(call(undefined, 'server_side').allowed).toBe(true);
     // A minute later the window is new.
     expect(counters.take({ platform: 'web', method: 'DELETE', path: '/channels/messaging/x', userId: 'late' }, now + 60_001).allowed).toBe(true);
+  });
+
+  it('lasts the configured window when a test shortens it', () => {
+    const counters = new RateLimitCounters({ userRequestsPerMinute: 1, rateLimitWindowMs: 5_000 });
+    const now = Date.now();
+    const send = (at: number) => counters.take({ platform: 'web', method: 'POST', path: '/channels/messaging/x/message', userId: 'ann' }, at);
+    expect(send(now).allowed).toBe(true);
+    expect(send(now + 4_000)).toMatchObject({ allowed: false, reset: Math.ceil((now + 5_000) / 1000) });
+    expect(send(now + 5_001).allowed).toBe(true);
   });
 
   it('names a route the provider\'s table does not by its method and path, each with its own window', () => {

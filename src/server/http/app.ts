@@ -56,6 +56,8 @@ const cors: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
   if (!c.res.headers.has('access-control-allow-origin')) {
     c.res.headers.set('access-control-allow-origin', '*');
+    // A widget on another origin reads when a refused request may be retried.
+    c.res.headers.set('access-control-expose-headers', 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset');
   }
 };
 

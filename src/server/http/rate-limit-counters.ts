@@ -102,7 +102,6 @@ const RULES: Rule[] = [
 
 /** An API call the table does not name and whose route is not known (it failed before routing). */
 export const OTHER = { name: 'Other', limit: 1_000 };
-const WINDOW_MS = 60_000;
 /** User windows are swept for expired ones whenever this many more have been opened. */
 const SWEEP_EVERY = 1_024;
 
@@ -140,12 +139,13 @@ export class RateLimitCounters {
   private readonly windows = new Map<string, Window>();
   private readonly userWindows = new Map<string, Window>();
   private openedSinceSweep = 0;
-  private readonly settings: Pick<Limits, 'rateLimits' | 'userRequestsPerMinute'>;
+  private readonly settings: Pick<Limits, 'rateLimits' | 'userRequestsPerMinute' | 'rateLimitWindowMs'>;
 
-  constructor(settings: Partial<Pick<Limits, 'rateLimits' | 'userRequestsPerMinute'>> = {}) {
+  constructor(settings: Partial<Pick<Limits, 'rateLimits' | 'userRequestsPerMinute' | 'rateLimitWindowMs'>> = {}) {
     this.settings = {
       rateLimits: settings.rateLimits ?? DEFAULT_LIMITS.rateLimits,
       userRequestsPerMinute: settings.userRequestsPerMinute ?? DEFAULT_LIMITS.userRequestsPerMinute,
+      rateLimitWindowMs: settings.rateLimitWindowMs || DEFAULT_LIMITS.rateLimitWindowMs,
     };
   }
 
@@ -183,7 +183,7 @@ export class RateLimitCounters {
     for (const [name, limit] of names) {
       if (only && !only.includes(name)) continue;
       const window = this.windows.get(`${platform} ${name}`);
-      report[name] = window && window.resetAt > now ? info(window) : { limit, remaining: limit, reset: Math.ceil((now + WINDOW_MS) / 1000) };
+      report[name] = window && window.resetAt > now ? info(window) : { limit, remaining: limit, reset: Math.ceil((now + this.settings.rateLimitWindowMs) / 1000) };
     }
     return report;
   }
@@ -191,7 +191,7 @@ export class RateLimitCounters {
   private window(windows: Map<string, Window>, key: string, limit: number, now: number): Window {
     let window = windows.get(key);
     if (!window || window.resetAt <= now) {
-      window = { count: 0, resetAt: now + WINDOW_MS, limit };
+      window = { count: 0, resetAt: now + this.settings.rateLimitWindowMs, limit };
       windows.set(key, window);
       if (windows === this.userWindows && ++this.openedSinceSweep >= SWEEP_EVERY) this.sweep(now);
     }
