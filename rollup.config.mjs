@@ -14,8 +14,8 @@ const reactInput = 'src/react/chat-widget.tsx';
 const elementTypes = resolve(input);
 
 // One self-contained file that needs no Node globals at run time: React resolves to
-// Preact, and every package (stream-chat, axios, …) to its browser build.
-const compile = () => [alias({ entries: preactAliases }), ...browserPlugins({ jsxImportSource: 'preact', before: [minifyCss()] })];
+// Preact, axios to the part of it stream-chat uses, every other package to its browser build.
+const compile = () => [alias({ entries: preactAliases }), ...browserPlugins({ jsxImportSource: 'preact', before: [minifyCss()], lite: true })];
 // The chat's runtime stays in the file but is evaluated on first use (build/defer-runtime.mjs).
 const deferred = deferRuntime({ input, plugins: () => compile().filter((plugin) => plugin.name !== 'terser') });
 const plugins = [deferred, ...compile()];

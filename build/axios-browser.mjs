@@ -1,4 +1,4 @@
-// axios for the browser, from its own ESM sources: its package `browser` map applied (Node's
+// axios for the browser, for the benchmark's peer build, from its own ESM sources: its package `browser` map applied (Node's
 // http adapter and platform swapped out), and its fetch adapter left out, since in a browser
 // axios picks XHR first and stream-chat never asks for fetch. Its body converters are left out
 // too: stream-chat sends JSON bodies and ready FormData uploads, and serializes query parameters
@@ -19,6 +19,12 @@ const BROWSER_MAP = {
   'lib/platform/node/classes/FormData.js': 'lib/helpers/null.js',
   'lib/platform/node/classes/Buffer.js': 'lib/helpers/null.js',
 };
+
+/** Our own build: 'axios' is src/transport/axios-lite.ts, the part of axios stream-chat uses. */
+export function axiosLite() {
+  const lite = fileURLToPath(new URL('../src/transport/axios-lite.ts', import.meta.url));
+  return { name: 'axios-lite', resolveId: (source) => (source === 'axios' ? lite : null) };
+}
 
 export function axiosBrowser() {
   return {

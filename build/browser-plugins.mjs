@@ -1,17 +1,21 @@
 // The rollup plugins that make a browser bundle, shared by our build and the benchmark's
 // peer build so both are made the same way: every package resolved to its browser build
-// (axios from its ESM sources), NODE_ENV production, TypeScript/JSX through esbuild, terser.
+// (axios from its ESM sources, or for our own build the part of it stream-chat uses:
+// src/transport/axios-lite.ts), NODE_ENV production, TypeScript/JSX through esbuild, terser.
 import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
 import esbuild from 'rollup-plugin-esbuild';
-import { axiosBrowser } from './axios-browser.mjs';
+import { axiosBrowser, axiosLite } from './axios-browser.mjs';
 
-/** @param {{ jsxImportSource: string, before?: import('rollup').Plugin[] }} options plugins that run before esbuild (aliases, CSS) */
-export function browserPlugins({ jsxImportSource, before = [] }) {
+/**
+ * @param {{ jsxImportSource: string, before?: import('rollup').Plugin[], lite?: boolean }} options
+ *   `before`: plugins that run before esbuild (aliases, CSS); `lite`: axios-lite instead of axios
+ */
+export function browserPlugins({ jsxImportSource, before = [], lite = false }) {
   return [
-    axiosBrowser(),
+    lite ? axiosLite() : axiosBrowser(),
     replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
     nodeResolve({
       browser: true,
