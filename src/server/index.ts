@@ -10,6 +10,7 @@ import { ChangeFeed } from './realtime/change-feed';
 import { RateLimitCounters } from './http/rate-limit-counters';
 import type { ServerContext } from './http/context';
 import { RealtimeHub } from './realtime/hub';
+import { DEFAULT_SYNC_SETTINGS, startEventLog, type SyncSettings } from './features/sync/event-log';
 import { attachWebSocket } from './realtime/handshake';
 import { scheduleAllExpiries } from './realtime/expiry';
 import { seedDemoData } from './store/seed';
@@ -64,6 +65,15 @@ export type StartServerOptions = {
    * e.g. `{ rateLimits: false }`.
    */
   limits?: Partial<Limits>;
+  /**
+   * Refuse every WebSocket upgrade (403), as a proxy that blocks WebSockets would: clients with
+   * `enableWSFallback` fall back to long-poll. Default false.
+   */
+  refuseWebSockets?: boolean;
+  /** How long a long-poll request waits for an event before it is answered empty. Default 20 s. */
+  longPollHoldMs?: number;
+  /** POST /sync: the event log's bounds (rows, age) and the most events one sync returns. */
+  sync?: Partial<SyncSettings>;
 };
 
 export type RunningServer = {
@@ -103,9 +113,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         maxBytes: options.ogMaxBytes ?? 1024 * 1024,
         maxRedirects: 5,
       },
+      sync: { ...DEFAULT_SYNC_SETTINGS, ...options.sync },
     },
     store,
-    hub: new RealtimeHub(limits),
+    hub: new RealtimeHub(limits, options.longPollHoldMs !== undefined ? { longPollHoldMs: options.longPollHoldMs } : {}),
     timers: new Timers(),
     changes: new ChangeFeed((error) => ctx.log('a change subscriber failed', error)),
     tasks: new Set(),
@@ -115,10 +126,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const app = createApp(ctx, limits);
   scheduleAllExpiries(ctx);
   const stopWebhooks = startWebhookDelivery(ctx, { ...DEFAULT_WEBHOOK_OPTIONS, ...options.webhooks });
+  const stopEventLog = startEventLog(ctx);
   // GET calls carry their whole input in the URL (`?payload=`); Node's 16 KB default for the
   // request head would answer a long search or a big filter with a bare 431 instead of our JSON.
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host, serverOptions: { maxHeaderSize: 256 * 1024 } }) as Server;
-  const wss = attachWebSocket(server, ctx);
+  const wss = attachWebSocket(server, ctx, { refuseUpgrades: options.refuseWebSockets ?? false });
   ctx.hub.liveness.start();
 
   try {
@@ -130,6 +142,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       });
     });
   } catch (error) {
+    stopEventLog();
     ctx.hub.liveness.stop();
     ctx.timers.stopAll();
     store.close();
@@ -143,6 +156,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const close = () => {
     closed ??= (async () => {
       await stopWebhooks();
+      stopEventLog();
       ctx.timers.stopAll();
       ctx.hub.closeAll(1001, 'server shutting down');
       wss.close();

@@ -53,7 +53,11 @@ export class ChatSession {
     /** Signs out the previous visitor of this app, if any, before this one connects. */
     private readonly replacePrevious: () => Promise<unknown> = () => Promise.resolve(),
   ) {
-    this.client = new StreamChat(identity.apiKey, identity.baseUrl ? { baseURL: identity.baseUrl } : {});
+    // Where WebSockets are blocked (proxies, some networks) the SDK falls back to long-poll.
+    this.client = new StreamChat(identity.apiKey, {
+      enableWSFallback: true,
+      ...(identity.baseUrl ? { baseURL: identity.baseUrl } : {}),
+    });
     this.setComposerOptions({ drafts: false });
   }
 

@@ -15,6 +15,7 @@ import { draftRoutes } from '../routes/drafts';
 import { eventRoutes } from '../routes/events';
 import { healthRoutes } from '../routes/health';
 import { locationRoutes } from '../routes/locations';
+import { longPollRoutes } from '../routes/longpoll';
 import { memberRoutes } from '../routes/members';
 import { messageRoutes } from '../routes/messages';
 import { ogRoutes } from '../routes/og';
@@ -22,6 +23,7 @@ import { pollOptionRoutes } from '../routes/poll-options';
 import { pollVoteRoutes } from '../routes/poll-votes';
 import { pollRoutes } from '../routes/polls';
 import { searchRoutes } from '../routes/search';
+import { syncRoutes } from '../routes/sync';
 import { uploadRoutes } from '../routes/uploads';
 import { userRoutes } from '../routes/users';
 import { appAdminRoutes } from '../routes/server-side/app';
@@ -74,6 +76,9 @@ export function createApp(ctx: ServerContext, limits: BodyLimits = DEFAULT_LIMIT
   app.use('*', rateLimitHeaders(ctx.rateLimits));
 
   app.route('/', healthRoutes());
+  // The realtime fallback and catch-up (issue 12): GET /longpoll, POST /sync.
+  app.route('/', longPollRoutes(ctx));
+  app.route('/', syncRoutes(ctx));
   app.route('/', appSettingsRoutes(ctx));
   app.route('/', userRoutes(ctx));
   app.route('/', channelRoutes(ctx));

@@ -1,6 +1,7 @@
 // What every route and realtime module is handed: configuration, storage and the live
 // connections. Built once per server in index.ts.
 import type { FileUploadConfig } from 'stream-chat';
+import type { SyncSettings } from '../features/sync/event-log';
 import type { Subject } from '../auth/tokens';
 import type { BodyLimits } from '../limits';
 import type { ChangeFeed } from '../realtime/change-feed';
@@ -20,6 +21,8 @@ export type ServerConfig = {
   staticRoot?: string;
   uploads: UploadSettings;
   og: OgSettings;
+  /** POST /sync and its event log (features/sync); the defaults when absent. */
+  sync?: SyncSettings;
 };
 
 /** Where uploads are stored and the app's upload checks (also served in `GET /app`). */

@@ -19,6 +19,8 @@ export const ErrorCode = {
   TokenNotValidYet: 41,
   TokenUsedBeforeIssuedAt: 42,
   TokenSignatureInvalid: 43,
+  /** ConnectionIDNotFoundError: the SDK's long-poll fallback then opens a new connection. */
+  ConnectionIdNotFound: 46,
 } as const;
 
 const MORE_INFO = 'https://getstream.io/chat/docs/api_errors_response';

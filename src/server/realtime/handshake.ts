@@ -5,7 +5,8 @@
 // the SDK treats as "rejected, do not retry". Client pings are JSON arrays and each one is
 // answered with a health.check, which also keeps the SDK's 35 s silence timer from firing.
 // A connect over the rate limits (code 9) or over the user's connection cap (code 71) gets the
-// error frame too (admission.ts).
+// error frame too (admission.ts). The long-poll fallback opens with the same handshake
+// (routes/longpoll.ts).
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Event, OwnUserResponse } from 'stream-chat';
@@ -23,10 +24,18 @@ import type { Connection } from './registry';
 import { userConnected } from './presence';
 import { socketConnection } from './socket-connection';
 
-export function attachWebSocket(server: Server, ctx: ServerContext): WebSocketServer {
+/**
+ * `refuseUpgrades` answers every upgrade with 403, as a proxy that blocks WebSockets would: the
+ * SDK (with `enableWSFallback`) then falls back to long-poll (routes/longpoll.ts).
+ */
+export function attachWebSocket(server: Server, ctx: ServerContext, { refuseUpgrades = false } = {}): WebSocketServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
+    if (refuseUpgrades) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
     if (!url.pathname.endsWith('/connect')) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
       return;
@@ -41,7 +50,12 @@ export function attachWebSocket(server: Server, ctx: ServerContext): WebSocketSe
 async function accept(ctx: ServerContext, ws: WebSocket, params: URLSearchParams): Promise<void> {
   ws.on('error', () => ws.terminate());
   try {
-    const { me, subject } = await handshake(ctx, params);
+    const { me, subject } = await handshake(ctx, {
+      json: params.get('json') ?? undefined,
+      apiKey: params.get('api_key') ?? undefined,
+      authType: params.get('stream-auth-type') ?? undefined,
+      token: params.get('authorization') || undefined,
+    });
     if (ws.readyState !== ws.OPEN) return;
     if (ctx.hub.closing) {
       ws.close(1001, 'server shutting down');
@@ -51,13 +65,7 @@ async function accept(ctx: ServerContext, ws: WebSocket, params: URLSearchParams
     const connection = socketConnection(ctx, ws, { id: me.id, anonymous: me.role === 'anonymous' });
     ctx.hub.registry.add(connection);
     ws.on('message', (data) => answerPing(ctx, connection, data));
-    ctx.hub.send(connection, {
-      type: 'health.check',
-      connection_id: connection.id,
-      cid: '*',
-      me,
-      created_at: new Date().toISOString(),
-    });
+    ctx.hub.send(connection, connectedEvent(connection, me));
     userConnected(ctx, connection);
   } catch (error) {
     const apiError = toApiError(error);
@@ -74,10 +82,26 @@ async function accept(ctx: ServerContext, ws: WebSocket, params: URLSearchParams
   }
 }
 
-/** Validates the query string, upserts the user from `user_details`, and returns `me`. */
-async function handshake(ctx: ServerContext, params: URLSearchParams): Promise<{ me: OwnUserResponse; subject: Subject }> {
+/** What opens a connection, whatever its transport: the `json` connect payload and the credentials. */
+export type ConnectInput = {
+  json: string | undefined;
+  apiKey: string | undefined;
+  authType: string | undefined;
+  token: string | undefined;
+};
+
+/** The first event of every connection: a health.check with its id and the user (`me`). */
+export function connectedEvent(connection: Connection, me: OwnUserResponse): Event {
+  return { type: 'health.check', connection_id: connection.id, cid: '*', me, created_at: new Date().toISOString() };
+}
+
+/**
+ * Validates the connect payload and credentials (the socket's query string, or a long-poll
+ * open), upserts the user from `user_details`, and returns `me`.
+ */
+export async function handshake(ctx: ServerContext, input: ConnectInput): Promise<{ me: OwnUserResponse; subject: Subject }> {
   const payload = parseBoundedJson(
-    params.get('json') ?? '',
+    input.json ?? '',
     ctx.hub.limits.maxJsonDepth,
     'the json query parameter',
     'the json query parameter must be the JSON connect payload',
@@ -92,12 +116,7 @@ async function handshake(ctx: ServerContext, params: URLSearchParams): Promise<{
   }
   const subject = await authenticateIn(
     ctx,
-    {
-      apiKey: params.get('api_key') ?? undefined,
-      authType: params.get('stream-auth-type') ?? undefined,
-      token: params.get('authorization') || undefined,
-      userId,
-    },
+    { apiKey: input.apiKey, authType: input.authType, token: input.token, userId },
   );
   const now = new Date().toISOString();
   if (subject.kind === 'anonymous') {

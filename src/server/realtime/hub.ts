@@ -17,6 +17,14 @@ export type RealtimeLimits = Pick<
   'idleTimeoutMs' | 'pingIntervalMs' | 'maxUnsentBytes' | 'maxUnsentBytesTotal' | 'maxConnectionsPerUser' | 'maxJsonDepth'
 >;
 
+export type RealtimeOptions = {
+  /** How long a long-poll request waits for an event before it is answered empty. Default 20 s. */
+  longPollHoldMs?: number;
+};
+
+/** The provider's hold: the SDK's comment says "API responds in 20s if there is no event". */
+export const LONG_POLL_HOLD_MS = 20_000;
+
 export class RealtimeHub {
   readonly registry = new ConnectionRegistry();
   readonly presence = new PresenceSubscriptions();
@@ -27,9 +35,18 @@ export class RealtimeHub {
   /** Set while shutting down: closing sockets must not announce anything. */
   closing = false;
 
-  constructor(readonly limits: RealtimeLimits = DEFAULT_LIMITS) {
+  /** A long-poll request waits this long at most (long-poll-connection.ts). */
+  readonly longPollHoldMs: number;
+
+  constructor(
+    readonly limits: RealtimeLimits = DEFAULT_LIMITS,
+    options: RealtimeOptions = {},
+  ) {
     this.liveness = new Liveness(limits);
     this.unsent = new UnsentData(limits);
+    // Never as long as half the idle time-out: a client that keeps polling is never expired.
+    const hold = options.longPollHoldMs ?? LONG_POLL_HOLD_MS;
+    this.longPollHoldMs = limits.idleTimeoutMs > 0 ? Math.min(hold, limits.idleTimeoutMs / 2) : hold;
   }
 
   send(connection: Connection, event: Event): void {

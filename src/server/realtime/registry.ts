@@ -5,6 +5,8 @@ export type Connection = {
   userId: string;
   /** Anonymous visitors can watch open channels but are not listed as watchers. */
   anonymous: boolean;
+  /** How events reach it: a WebSocket (absent, the default) or long-poll (long-poll-connection.ts). */
+  transport?: 'websocket' | 'longpoll';
   /** Channels this connection watches (cids). */
   watching: Set<string>;
   /**

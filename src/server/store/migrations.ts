@@ -433,6 +433,30 @@ export const migrations: Migration[] = [
       CREATE INDEX webhook_outbox_due ON webhook_outbox(next_attempt_at, seq);
     `);
   },
+  // 6: the channel event log behind POST /sync (store/event-log.ts), bounded in rows and age.
+  (db) => {
+    db.exec(`
+      CREATE TABLE event_log (
+        seq  INTEGER PRIMARY KEY,
+        cid  TEXT NOT NULL,
+        type TEXT NOT NULL,
+        -- When the event happened (epoch ms): what last_sync_at is compared with.
+        at   INTEGER NOT NULL,
+        body TEXT NOT NULL
+      );
+      CREATE INDEX event_log_cid_at ON event_log(cid, at);
+      CREATE INDEX event_log_at ON event_log(at);
+      -- Every event at or after complete_from (epoch ms) is still in the log: a sync from
+      -- earlier would miss pruned ones and is refused instead.
+      CREATE TABLE event_log_state (
+        id            INTEGER PRIMARY KEY CHECK (id = 1),
+        complete_from INTEGER NOT NULL
+      );
+    `);
+    // A database that already holds messages had events before there was a log.
+    const hadHistory = db.prepare('SELECT 1 FROM messages LIMIT 1').get() !== undefined;
+    db.prepare('INSERT INTO event_log_state (id, complete_from) VALUES (1, ?)').run(hadHistory ? Date.now() : 0);
+  },
 ];
 
 export function migrate(db: Database): void {

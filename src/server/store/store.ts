@@ -10,6 +10,7 @@ import { createChannelAdminStore } from './channel-admin';
 import { createChannelTypeStore } from './channel-types';
 import { createCommandStore } from './commands';
 import { createDraftStore } from './drafts';
+import { createEventLogStore } from './event-log';
 import { createFileStore } from './files';
 import { createFlagStore } from './flags';
 import { createLocationStore } from './locations';
@@ -59,6 +60,7 @@ export function openStore(path: string) {
     blocks: createBlockStore(db),
     blocklists: createBlocklistStore(db),
     webhookOutbox: createWebhookOutboxStore(db),
+    eventLog: createEventLogStore(db),
     /** Runs fn in one transaction: all its writes land together or not at all. */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     close: () => db.close(),

@@ -1,0 +1,79 @@
+// The event log behind POST /sync: every channel event of the kinds the provider's sync returns
+// is written to SQLite as it happens (from the change feed, like webhooks), so a client that was
+// away can ask what it missed in the channels it holds. The log is bounded in rows and in age
+// (store/event-log.ts); what it has let go of is refused by the sync, never silently skipped.
+import type { Event } from 'stream-chat';
+import type { ServerContext } from '../../http/context';
+
+export type SyncSettings = {
+  /** Events kept at most (the oldest go first, in batches of a tenth). Default 50,000. */
+  logMaxEvents: number;
+  /** Events older than this are dropped. Default 30 days, the provider's sync window. */
+  logMaxAgeMs: number;
+  /** A sync that would return more events than this is refused (code 4). Default 2,000. */
+  maxEventsPerSync: number;
+};
+
+/** The provider refuses a `last_sync_at` older than 30 days. */
+export const SYNC_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
+
+export const DEFAULT_SYNC_SETTINGS: SyncSettings = {
+  logMaxEvents: 50_000,
+  logMaxAgeMs: SYNC_WINDOW_MS,
+  maxEventsPerSync: 2_000,
+};
+
+/**
+ * What the provider's sync returns: the changes to channels, their messages, reactions and
+ * members (its documentation's list), and read state. Typing, presence and watching are live
+ * only; notifications are derived per receiver from these.
+ */
+export const SYNC_EVENT_TYPES: ReadonlySet<string> = new Set([
+  'channel.created',
+  'channel.updated',
+  'channel.deleted',
+  'channel.truncated',
+  'channel.hidden',
+  'channel.visible',
+  'message.new',
+  'message.updated',
+  'message.deleted',
+  'message.undeleted',
+  'message.read',
+  'reaction.new',
+  'reaction.updated',
+  'reaction.deleted',
+  'member.added',
+  'member.updated',
+  'member.removed',
+]);
+
+/** Appends after every `CHECK_EVERY` appends the age bound is applied too. */
+const CHECK_EVERY = 1000;
+
+export function syncSettings(ctx: ServerContext): SyncSettings {
+  return ctx.config.sync ?? DEFAULT_SYNC_SETTINGS;
+}
+
+/** Starts logging; the returned function stops it. */
+export function startEventLog(ctx: ServerContext): () => void {
+  const settings = syncSettings(ctx);
+  const log = ctx.store.eventLog;
+  const maxAge = Math.min(settings.logMaxAgeMs > 0 ? settings.logMaxAgeMs : SYNC_WINDOW_MS, SYNC_WINDOW_MS);
+  // Pruned in batches of a tenth of the bound, so a delete runs once per that many events.
+  const slack = settings.logMaxEvents > 0 ? Math.max(1, Math.floor(settings.logMaxEvents / 10)) : 0;
+  let sinceCheck = 0;
+  const prune = () => {
+    sinceCheck = 0;
+    log.prune(settings.logMaxEvents, Date.now() - maxAge);
+  };
+  prune();
+  return ctx.changes.subscribe((change: Event) => {
+    // A message held by moderation reached its channel when released (message.unblocked).
+    const event: Event = change.type === ('message.unblocked' as string) ? { ...change, type: 'message.new' } : change;
+    if (typeof event.cid !== 'string' || !SYNC_EVENT_TYPES.has(event.type)) return;
+    log.append(event.cid, event.type, Date.now(), JSON.stringify(event));
+    sinceCheck += 1;
+    if ((settings.logMaxEvents > 0 && log.size > settings.logMaxEvents + slack) || sinceCheck >= CHECK_EVERY) prune();
+  });
+}
