@@ -5,6 +5,8 @@ import type { Server } from 'node:http';
 import type { FileUploadConfig } from 'stream-chat';
 import { builtinChannelTypes } from './auth/channel-types';
 import { DEFAULT_WEBHOOK_OPTIONS, startWebhookDelivery, type WebhookOptions } from './features/webhooks/webhook-delivery';
+import { startPushDelivery } from './features/push/push-delivery';
+import { DEFAULT_PUSH_OPTIONS, type PushOptions } from './features/push/push-options';
 import { createApp } from './http/app';
 import { ChangeFeed } from './realtime/change-feed';
 import { RateLimitCounters } from './http/rate-limit-counters';
@@ -58,6 +60,8 @@ export type StartServerOptions = {
   ogMaxBytes?: number;
   /** Webhook delivery: receiver time-out, retries and back-off, outbox bound. */
   webhooks?: Partial<WebhookOptions>;
+  /** Push delivery: provider time-out, retries and back-off, outbox bound, devices per user. */
+  push?: Partial<PushOptions>;
   /**
    * The bounds held against clients (limits.ts: liveness, unsent data, connections per user,
    * body size and nesting, rate limits); each one not given keeps its default. A test or
@@ -114,6 +118,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         maxRedirects: 5,
       },
       sync: { ...DEFAULT_SYNC_SETTINGS, ...options.sync },
+      push: { ...DEFAULT_PUSH_OPTIONS, ...options.push },
     },
     store,
     hub: new RealtimeHub(limits, options.longPollHoldMs !== undefined ? { longPollHoldMs: options.longPollHoldMs } : {}),
@@ -126,6 +131,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const app = createApp(ctx, limits);
   scheduleAllExpiries(ctx);
   const stopWebhooks = startWebhookDelivery(ctx, { ...DEFAULT_WEBHOOK_OPTIONS, ...options.webhooks });
+  const stopPush = startPushDelivery(ctx);
   const stopEventLog = startEventLog(ctx);
   // GET calls carry their whole input in the URL (`?payload=`); Node's 16 KB default for the
   // request head would answer a long search or a big filter with a bare 431 instead of our JSON.
@@ -142,6 +148,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       });
     });
   } catch (error) {
+    await Promise.all([stopWebhooks(), stopPush()]);
     stopEventLog();
     ctx.hub.liveness.stop();
     ctx.timers.stopAll();
@@ -155,7 +162,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   let closed: Promise<void> | undefined;
   const close = () => {
     closed ??= (async () => {
-      await stopWebhooks();
+      await Promise.all([stopWebhooks(), stopPush()]);
       stopEventLog();
       ctx.timers.stopAll();
       ctx.hub.closeAll(1001, 'server shutting down');

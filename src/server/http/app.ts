@@ -11,6 +11,7 @@ import { channelRoutes } from '../routes/channels';
 import { channelViewRoutes } from '../routes/channel-view';
 import { commandRoutes } from '../routes/commands';
 import { demoRoutes } from '../routes/demo';
+import { deviceRoutes } from '../routes/devices';
 import { draftRoutes } from '../routes/drafts';
 import { eventRoutes } from '../routes/events';
 import { healthRoutes } from '../routes/health';
@@ -22,8 +23,10 @@ import { ogRoutes } from '../routes/og';
 import { pollOptionRoutes } from '../routes/poll-options';
 import { pollVoteRoutes } from '../routes/poll-votes';
 import { pollRoutes } from '../routes/polls';
+import { pushPreferenceRoutes } from '../routes/push-preferences';
 import { searchRoutes } from '../routes/search';
 import { syncRoutes } from '../routes/sync';
+import { unreadRoutes } from '../routes/unread';
 import { uploadRoutes } from '../routes/uploads';
 import { userRoutes } from '../routes/users';
 import { appAdminRoutes } from '../routes/server-side/app';
@@ -34,6 +37,7 @@ import { usersAdminRoutes } from '../routes/server-side/users-admin';
 import { userBlockRoutes } from '../routes/user-blocks';
 import { channelTypeRoutes } from '../routes/server-side/channel-types';
 import { permissionRoutes } from '../routes/server-side/permissions';
+import { pushAdminRoutes } from '../routes/server-side/push';
 import { rateLimitHeaders } from './rate-limits';
 import { serveStatic } from './static';
 
@@ -98,6 +102,11 @@ export function createApp(ctx: ServerContext, limits: BodyLimits = DEFAULT_LIMIT
   app.route('/', commandRoutes(ctx));
   // Search (issue 5): GET /search over the full-text index.
   app.route('/', searchRoutes(ctx));
+  // Devices and push (issue 12): devices, unread counts, push preferences; providers and checks server-side.
+  app.route('/', deviceRoutes(ctx));
+  app.route('/', unreadRoutes(ctx));
+  app.route('/', pushPreferenceRoutes(ctx));
+  app.route('/', pushAdminRoutes(ctx));
   // Server-side calls (signed with the app secret): the operator's side.
   app.route('/', appAdminRoutes(ctx));
   app.route('/', banRoutes(ctx));

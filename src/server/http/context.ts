@@ -1,6 +1,7 @@
 // What every route and realtime module is handed: configuration, storage and the live
 // connections. Built once per server in index.ts.
 import type { FileUploadConfig } from 'stream-chat';
+import type { PushOptions } from '../features/push/push-options';
 import type { SyncSettings } from '../features/sync/event-log';
 import type { Subject } from '../auth/tokens';
 import type { BodyLimits } from '../limits';
@@ -23,6 +24,8 @@ export type ServerConfig = {
   og: OgSettings;
   /** POST /sync and its event log (features/sync); the defaults when absent. */
   sync?: SyncSettings;
+  /** Push delivery (features/push): time-out, retries, bounds; the defaults when absent. */
+  push?: PushOptions;
 };
 
 /** Where uploads are stored and the app's upload checks (also served in `GET /app`). */
@@ -49,7 +52,7 @@ export type ServerContext = {
   hub: RealtimeHub;
   /** Pin and mute expiry, due reminders (realtime/expiry.ts); all stopped by close(). */
   timers: Timers;
-  /** Every change as one event: webhooks (and push) subscribe; see realtime/change-feed.ts. */
+  /** Every change as one event: webhooks, the sync log and push subscribe; see realtime/change-feed.ts. */
   changes: ChangeFeed;
   /** Background tasks still running (features/tasks), awaited by close(). */
   tasks: Set<Promise<void>>;

@@ -14,6 +14,7 @@ import { composerFields } from './composer-fields';
 import type { ServerContext } from '../http/context';
 import { messageExtras } from './message-extras';
 import { activeMutes } from './own-user';
+import { presentDevice, presentPushPreferences } from './push';
 import type { MemberRow } from '../store/channels';
 import type { MessageRow } from '../store/messages';
 import type { ReadRow } from '../store/reads';
@@ -37,7 +38,7 @@ export class Presenter extends UserPresenter {
     return viewerId === this.viewerId ? this : new Presenter(this.ctx, viewerId, this.users);
   }
 
-  /** `me` in health.check: the user plus mutes, devices and unread totals. */
+  /** `me` in health.check: the user plus mutes, devices, push preferences and unread totals. */
   ownUser(row: UserRow): OwnUserResponse {
     const unread = this.ctx.store.reads.summary(row.id);
     // The user's own app-wide ban carries its end, so their client can say until when.
@@ -47,7 +48,8 @@ export class Presenter extends UserPresenter {
       ...(ban?.shadow === 0 && ban.expires ? { ban_expires: ban.expires } : {}),
       online: true,
       invisible: false,
-      devices: [],
+      devices: this.ctx.store.devices.ofUser(row.id).map(presentDevice),
+      push_preferences: presentPushPreferences(this.ctx.store.pushPreferences.get(row.id, '')),
       ...activeMutes(this.ctx, this, row.id),
       blocked_user_ids: this.ctx.store.blocks.blockedBy(row.id).map((block) => block.blocked_user_id),
       total_unread_count: unread.total,

@@ -16,6 +16,7 @@ import type { Subject } from '../auth/tokens';
 import type { ServerContext } from '../http/context';
 import { parseBoundedJson } from '../http/body';
 import { ApiError, errorBody, toApiError } from '../http/errors';
+import { registerConnectDevice } from '../features/push/devices';
 import { isObject } from '../http/input';
 import { Presenter } from '../present/presenter';
 import { userPatch, validUserId } from '../features/users/user-fields';
@@ -140,6 +141,8 @@ export async function handshake(ctx: ServerContext, input: ConnectInput): Promis
     return { me, subject };
   }
   const user = ctx.store.users.upsert({ ...userPatch(userId, details), lastActive: now });
+  // `client.setDevice(...)` puts the device in the connect payload: it is registered like addDevice.
+  registerConnectDevice(ctx, user.id, payload.device);
   return { me: new Presenter(ctx).ownUser(user), subject };
 }
 

@@ -31,9 +31,14 @@ function unreadCounter(ctx: ServerContext) {
 /**
  * message.new to the channel's watchers and notification.message_new to members elsewhere.
  * `emit: false` delivers without recording a change (a held message released later was
- * recorded when it was sent).
+ * recorded when it was sent); `skipPush` goes with the change to its subscribers (push).
  */
-export function notifyMessageNew(ctx: ServerContext, row: ChannelRow, message: MessageResponse, { emit = true } = {}): void {
+export function notifyMessageNew(
+  ctx: ServerContext,
+  row: ChannelRow,
+  message: MessageResponse,
+  { emit = true, skipPush = false } = {},
+): void {
   const { hub, store } = ctx;
   const unread = unreadCounter(ctx);
   const base = {
@@ -47,7 +52,7 @@ export function notifyMessageNew(ctx: ServerContext, row: ChannelRow, message: M
     watcher_count: hub.registry.watcherUserIds(row.cid).length,
   };
   const audience = messageAudience(ctx, message);
-  if (emit) ctx.changes.emit({ type: 'message.new', ...base });
+  if (emit) ctx.changes.emit({ type: 'message.new', ...base }, { skipPush });
   hub.toChannel(row.cid, (connection) => ({ type: 'message.new', ...base, ...unread(connection.userId) }), audience);
 
   // Thread-only replies stay inside the thread: no channel-list notification.

@@ -5,7 +5,7 @@ import { actorFor, requireUser } from '../auth/actor';
 import { sendMessage } from '../features/messages/send-message';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
-import { isObject, namedUserId } from '../http/input';
+import { isObject, namedUserId, optionalBoolean } from '../http/input';
 import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
 import { existingChannel } from './channels';
 
@@ -17,8 +17,9 @@ export function messageRoutes(ctx: ServerContext) {
     if (!isObject(body.message)) throw ApiError.input('message is a required field');
     const input = body.message;
     const actor = requireUser(actorFor(ctx.store, c.get('subject'), namedUserId(input)), 'send messages');
+    const skipPush = optionalBoolean(body.skip_push, 'skip_push') ?? false;
     const row = existingChannel(ctx, c.req.param('type'), c.req.param('id'));
-    const response: SendMessageAPIResponse = { message: sendMessage(ctx, row, actor, input), duration: elapsed(c) };
+    const response: SendMessageAPIResponse = { message: sendMessage(ctx, row, actor, input, { skipPush }), duration: elapsed(c) };
     return sendJson(response);
   });
 

@@ -457,6 +457,54 @@ export const migrations: Migration[] = [
     const hadHistory = db.prepare('SELECT 1 FROM messages LIMIT 1').get() !== undefined;
     db.prepare('INSERT INTO event_log_state (id, complete_from) VALUES (1, ?)').run(hadHistory ? Date.now() : 0);
   },
+  // 7: devices and push (features/push): devices, push preferences, push providers and the push
+  // outbox (the webhook outbox's columns, read by the same worker).
+  (db) => {
+    db.exec(`
+      CREATE TABLE devices (
+        id                 TEXT PRIMARY KEY,
+        user_id            TEXT NOT NULL,
+        push_provider      TEXT NOT NULL,
+        push_provider_name TEXT,
+        created_at         TEXT NOT NULL,
+        -- Set when the provider said the token is dead: no more pushes go to it.
+        disabled_reason    TEXT
+      );
+      CREATE INDEX devices_user ON devices(user_id, created_at);
+
+      -- cid '' holds the user's own level; a channel's row overrides it in that channel.
+      CREATE TABLE push_preferences (
+        user_id          TEXT NOT NULL,
+        cid              TEXT NOT NULL,
+        chat_level       TEXT,
+        call_level       TEXT,
+        chat_preferences TEXT,
+        disabled_until   TEXT,
+        updated_at       TEXT NOT NULL,
+        PRIMARY KEY (user_id, cid)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE push_providers (
+        type       TEXT NOT NULL,
+        name       TEXT NOT NULL,
+        config     TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (type, name)
+      );
+
+      CREATE TABLE push_outbox (
+        seq             INTEGER PRIMARY KEY,
+        delivery_id     TEXT NOT NULL,
+        body            TEXT NOT NULL,
+        attempts        INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at INTEGER NOT NULL,
+        last_error      TEXT,
+        created_at      TEXT NOT NULL
+      );
+      CREATE INDEX push_outbox_due ON push_outbox(next_attempt_at, seq);
+    `);
+  },
 ];
 
 export function migrate(db: Database): void {

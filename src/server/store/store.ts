@@ -9,6 +9,7 @@ import { createChannelStore } from './channels';
 import { createChannelAdminStore } from './channel-admin';
 import { createChannelTypeStore } from './channel-types';
 import { createCommandStore } from './commands';
+import { createDeviceStore } from './devices';
 import { createDraftStore } from './drafts';
 import { createEventLogStore } from './event-log';
 import { createFileStore } from './files';
@@ -20,14 +21,17 @@ import { createMessageQueryStore } from './message-queries';
 import { createMessageStore } from './messages';
 import { createMuteStore } from './mutes';
 import { createPollStore } from './polls';
+import { createPushPreferenceStore } from './push-preferences';
+import { createPushProviderStore } from './push-providers';
 import { createReactionStore } from './reactions';
 import { createReadStore } from './reads';
 import { createReminderStore } from './reminders';
 import { createSearchStore } from './search';
 import { createTaskStore } from './tasks';
 import { createThreadStore } from './threads';
+import { createUnreadCountStore } from './unread-counts';
 import { createUserStore } from './users';
-import { createWebhookOutboxStore } from './webhook-outbox';
+import { createOutboxStore } from './outbox';
 
 export function openStore(path: string) {
   const db = openDatabase(path);
@@ -59,8 +63,13 @@ export function openStore(path: string) {
     tasks: createTaskStore(db),
     blocks: createBlockStore(db),
     blocklists: createBlocklistStore(db),
-    webhookOutbox: createWebhookOutboxStore(db),
+    webhookOutbox: createOutboxStore(db, 'webhook_outbox'),
+    pushOutbox: createOutboxStore(db, 'push_outbox'),
     eventLog: createEventLogStore(db),
+    devices: createDeviceStore(db),
+    pushPreferences: createPushPreferenceStore(db),
+    pushProviders: createPushProviderStore(db),
+    unreadCounts: createUnreadCountStore(db),
     /** Runs fn in one transaction: all its writes land together or not at all. */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     close: () => db.close(),

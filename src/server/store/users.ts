@@ -193,6 +193,8 @@ function createFootprint(db: Db) {
     'DELETE FROM reminders WHERE user_id = @id',
     'DELETE FROM drafts WHERE user_id = @id',
     'DELETE FROM channel_bans WHERE user_id = @id',
+    'DELETE FROM devices WHERE user_id = @id',
+    'DELETE FROM push_preferences WHERE user_id = @id',
     'UPDATE channels SET created_by_id = @newOwnerId WHERE created_by_id = @id',
     'DELETE FROM users WHERE id = @id',
     // The tombstone: a token issued before this instant must not bring the user back.

@@ -110,7 +110,8 @@ export function updateChannel(ctx: ServerContext, row: ChannelRow, actor: Actor,
   }
   if (request.data) notifyChannelUpdated(ctx, channel, actor.id);
   // The changes are made and announced; the accompanying message follows them.
-  const message = sender && request.message ? sendMessage(ctx, channel, sender, request.message) : undefined;
+  const skipPush = body.skip_push === true;
+  const message = sender && request.message ? sendMessage(ctx, channel, sender, request.message, { skipPush }) : undefined;
   channel = store.channels.get(row.cid) ?? channel;
 
   const presenter = new Presenter(ctx);

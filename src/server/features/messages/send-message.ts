@@ -29,8 +29,13 @@ export const NOT_CUSTOM = new Set([
   'shared_location', 'poll',
 ]);
 
+export type SendOptions = {
+  /** The request's `skip_push`: the message is delivered but no push notification is sent. */
+  skipPush?: boolean;
+};
+
 /** Sends `input` as `actor` in `row` and returns the message as the sender sees it. */
-export function sendMessage(ctx: ServerContext, row: ChannelRow, actor: UserActor, input: JsonObject): MessageResponse {
+export function sendMessage(ctx: ServerContext, row: ChannelRow, actor: UserActor, input: JsonObject, options: SendOptions = {}): MessageResponse {
   // Commands, polls, locations, attachments and drafts: composer/send.ts.
   const prepared = prepareSend(ctx, row, actor, input);
   if (prepared.reply) return prepared.reply;
@@ -43,7 +48,7 @@ export function sendMessage(ctx: ServerContext, row: ChannelRow, actor: UserActo
   const [message] = presenter.messages([stored]);
   if (!message) throw new Error('stored message vanished');
   const channel = ctx.store.channels.get(row.cid) ?? row;
-  notifyMessageNew(ctx, channel, message);
+  notifyMessageNew(ctx, channel, message, { skipPush: options.skipPush === true });
   // A new message brings a hidden channel back for everyone who hid it (not a shadowed one).
   if (!stored.shadowed) {
     const shown = ctx.store.channelAdmin.unhideAll(channel.cid);
