@@ -20,6 +20,15 @@ const compile = () => [alias({ entries: preactAliases }), ...browserPlugins({ js
 const deferred = deferRuntime({ input, plugins: () => compile().filter((plugin) => plugin.name !== 'terser') });
 const plugins = [deferred, ...compile()];
 
+// V8's explicit compile hint (Chromium 136+; to other engines a comment): most of the loader's
+// functions run as it loads, so V8 compiles them all with the script, on its streaming thread,
+// instead of one by one on the page's main thread when first called (about 10 ms of main-thread
+// time at 4x CPU). Added after terser, which would drop the comment.
+const compileHint = {
+  name: 'compile-hint',
+  renderChunk: (code) => ({ code: `//# allFunctionsCalledOnLoad\n${code}`, map: null }),
+};
+
 export default [
   {
     input,
@@ -32,7 +41,7 @@ export default [
   // The opt-in loader: the element and its launcher alone; it fetches chat-widget.js beside it.
   {
     input: 'src/element/loader.ts',
-    plugins: compile(),
+    plugins: [...compile(), compileHint],
     output: { file: 'dist/chat-widget.loader.js', format: 'iife' },
   },
   {

@@ -33,8 +33,9 @@ export class ChatWidgetElement extends HTMLElement {
   private panel: PanelElement | null = null;
   /** Why the runtime could not start, shown in the panel's place until the visitor retries. */
   private failure: HTMLElement | null = null;
-  private readonly connecting = placeholder('status', 'Connecting…');
-  private readonly signedOut = placeholder('status', 'Sign in to chat with us.');
+  /** The panel's place while the runtime loads, and where signed-out visitors may not chat: made when first shown. */
+  private connecting: HTMLElement | null = null;
+  private signedOut: HTMLElement | null = null;
   private unread = 0;
   /** Whether the panel was open at the last render (open and close events are its changes). */
   private shownOpen: boolean | undefined;
@@ -137,9 +138,9 @@ export class ChatWidgetElement extends HTMLElement {
     }
     // Until the panel is there, its place says why.
     let note: HTMLElement | null = null;
-    if (closed) note = parsed.mode === 'inline' ? this.signedOut : null;
+    if (closed) note = parsed.mode === 'inline' ? (this.signedOut ??= placeholder('status', 'Sign in to chat with us.')) : null;
     else if (!parsed.ok && !this.panel) note = shown ? placeholder('alert', 'This chat is not set up correctly.', parsed.error.message) : null;
-    else if (shown && !this.panel) note = this.failure ?? this.connecting;
+    else if (shown && !this.panel) note = this.failure ?? (this.connecting ??= placeholder('status', 'Connecting…'));
     for (const box of this.widget.querySelectorAll(':scope > .placeholder')) if (box !== note) box.remove();
     if (note && note.parentNode !== this.widget) this.widget.prepend(note);
 

@@ -5,17 +5,25 @@ const SVG = 'http://www.w3.org/2000/svg';
 const CHAT = 'M21 12a8 8 0 0 1-11.6 7.1L4 20.5l1.4-4.9A8 8 0 1 1 21 12z';
 const CLOSE = 'M6 6l12 12M18 6L6 18';
 
-/** An inline stroke icon (created node by node: no innerHTML, which Trusted Types would refuse). */
-function icon(path: string, size: number): SVGSVGElement {
+/**
+ * An inline stroke icon (created node by node: no innerHTML, which Trusted Types would refuse).
+ * The stroke is set on the svg, whose path inherits it.
+ */
+function icon(path: string, size: string): SVGSVGElement {
   const svg = document.createElementNS(SVG, 'svg');
-  for (const [name, value] of [['width', size], ['height', size], ['viewBox', '0 0 24 24'], ['fill', 'none'], ['aria-hidden', 'true']]) {
-    svg.setAttribute(String(name), String(value));
-  }
-  const line = document.createElementNS(SVG, 'path');
-  for (const [name, value] of [['stroke', 'currentColor'], ['stroke-width', '2'], ['stroke-linecap', 'round'], ['stroke-linejoin', 'round'], ['d', path]]) {
-    line.setAttribute(name!, value!);
-  }
-  svg.append(line);
+  const attributes = {
+    width: size,
+    height: size,
+    viewBox: '0 0 24 24',
+    fill: 'none',
+    stroke: 'currentColor',
+    'stroke-width': '2',
+    'stroke-linecap': 'round',
+    'stroke-linejoin': 'round',
+    'aria-hidden': 'true',
+  };
+  for (const [name, value] of Object.entries(attributes)) svg.setAttribute(name, value);
+  svg.appendChild(document.createElementNS(SVG, 'path')).setAttribute('d', path);
   return svg;
 }
 
@@ -30,8 +38,8 @@ export function createLauncher(onToggle: () => void) {
   button.className = 'launcher';
   button.setAttribute('part', 'launcher');
   button.addEventListener('click', onToggle);
-  const chat = icon(CHAT, 26);
-  const close = icon(CLOSE, 20);
+  const chat = icon(CHAT, '26');
+  let close: SVGSVGElement | undefined; // drawn the first time the panel opens
   const badge = document.createElement('span');
   badge.className = 'badge';
   badge.setAttribute('part', 'badge');
@@ -45,7 +53,7 @@ export function createLauncher(onToggle: () => void) {
       button.setAttribute('aria-expanded', String(open));
       badge.textContent = unread > 99 ? '99+' : String(unread);
       const showBadge = !open && unread > 0;
-      button.replaceChildren(...(open ? [close] : showBadge ? [chat, badge] : [chat]));
+      button.replaceChildren(...(open ? [(close ??= icon(CLOSE, '20'))] : showBadge ? [chat, badge] : [chat]));
     },
   };
 }

@@ -9,7 +9,7 @@
 import type { Browser } from 'playwright-core';
 import { startBenchServer } from './backend';
 import { freshPage, launchChromium, type BenchWindow } from './browser';
-import { LAUNCHER, LOADER_SCRIPT, PEER_SCRIPT, prepareSite, WIDGET_SCRIPT } from './pages';
+import { LAUNCHER, LOADER_SCRIPT, PEER_SCRIPT, PLAIN_MARK, prepareSite, WIDGET_SCRIPT } from './pages';
 import { median } from './stats';
 import { mainThreadWork, TRACE_CATEGORIES, type MainThreadWork } from './trace';
 import type { BenchRow } from './types';
@@ -26,7 +26,8 @@ const SCRIPT = { ours: WIDGET_SCRIPT, loader: LOADER_SCRIPT, peer: PEER_SCRIPT }
 type Load = MainThreadWork & { bubbleMs: number; loadEventMs: number; extraRequests: string[] };
 
 async function loadOnce(browser: Browser, origin: string, kind: Kind, path: string): Promise<Load> {
-  const marks: Record<string, string[]> = kind === 'plain' ? {} : { bubble: LAUNCHER[kind] };
+  // The plain page gets the same harness (a mark, and the wait for it): only the page differs.
+  const marks: Record<string, string[]> = { bubble: kind === 'plain' ? PLAIN_MARK : LAUNCHER[kind] };
   const { context, page } = await freshPage(browser, { cpuThrottling: CPU_THROTTLING, marks });
   const url = `${origin}${path}`;
   const scriptPath = kind === 'plain' ? WIDGET_SCRIPT : SCRIPT[kind];
@@ -39,7 +40,7 @@ async function loadOnce(browser: Browser, origin: string, kind: Kind, path: stri
     let bubbleMs = Number.NaN;
     try {
       await page.goto(url, { waitUntil: 'load' });
-      if (kind !== 'plain') bubbleMs = await page.evaluate(() => (window as unknown as BenchWindow).__bench.wait('bubble', 20_000));
+      bubbleMs = await page.evaluate(() => (window as unknown as BenchWindow).__bench.wait('bubble', 20_000));
       await page.waitForTimeout(SETTLE_MS);
     } finally {
       trace = await browser.stopTracing();

@@ -26,6 +26,8 @@ export const PEER_CSS = '/peer/peer.css';
 
 /** Element paths for `__bench.mark` (one selector per shadow root). */
 export const LAUNCHER = { ours: ['chat-widget', '[part~="launcher"]'], loader: ['chat-widget', '[part~="launcher"]'], peer: ['.peer-launcher'] };
+/** On the plain page, the same mark on its last element, so the harness does the same work there. */
+export const PLAIN_MARK = ['footer'];
 export const FIRST_MESSAGE = { ours: ['chat-widget', '[part~="message"]'], peer: ['.str-chat__message'] };
 export const MESSAGE_SCROLLER = { ours: ['chat-widget', '.message-scroller'], peer: ['.str-chat__message-list'] };
 

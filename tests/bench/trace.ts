@@ -61,8 +61,11 @@ export function mainThreadWork(trace: Buffer, pageUrl: string, script?: { url: s
   const parser = events.find((e) => e.name === 'ParseHTML' && e.args?.beginData?.url === pageUrl);
   if (!parser) throw new Error(`no renderer parsed ${pageUrl} in the trace`);
   const onThread = events.filter((e) => e.pid === parser.pid && e.tid === parser.tid && e.ph === 'X' && e.dur !== undefined);
+  // From the navigation on: tasks that ended before the page was committed were the previous
+  // document's (the new tab's about:blank, where the harness's init script also runs).
+  const commit = onThread.find((e) => e.name === 'CommitLoad' && e.args?.data?.url === pageUrl);
 
-  const tasks = topLevelTasks(onThread);
+  const tasks = topLevelTasks(onThread).filter((task) => !commit || task.ts + task.dur > commit.ts);
   const durations = tasks.map((task) => task.dur / 1000);
   const long = durations.filter((ms) => ms > LONG_TASK_MS);
 
