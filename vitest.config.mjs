@@ -13,7 +13,7 @@ export default defineConfig({
         test: {
           name: 'dom',
           environment: 'happy-dom',
-          include: ['tests/{element,ui,session,bundle}/**/*.test.{ts,tsx}'],
+          include: ['tests/{element,ui,session,bundle,i18n}/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/setup-dom.ts'],
           testTimeout: 15_000,
           // r2wc imports react and react-dom/client: run it through the aliases so it

@@ -14,6 +14,8 @@ export interface RawAttributes {
   launcher?: string;
   position?: string;
   guests?: string;
+  locale?: string;
+  translations?: string;
 }
 
 /** Attribute name → property name: the element's public attribute surface. */
@@ -30,6 +32,8 @@ export const ATTRIBUTES = {
   launcher: 'launcher',
   position: 'position',
   guests: 'guests',
+  locale: 'locale',
+  translations: 'translations',
 } as const satisfies Record<string, keyof RawAttributes>;
 
 export type AttributeName = keyof typeof ATTRIBUTES;

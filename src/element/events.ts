@@ -45,7 +45,8 @@ export type ErrorReason =
   | 'channel-failed'
   | 'send-failed'
   | 'account-deactivated'
-  | 'account-deleted';
+  | 'account-deleted'
+  | 'invalid-translations';
 
 export type Emit = <K extends ChatWidgetEventName>(name: K, detail: ChatWidgetEventMap[K]) => void;
 

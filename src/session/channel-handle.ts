@@ -10,7 +10,8 @@ import {
 } from 'stream-chat';
 import type { ChannelRef } from '../element/attributes';
 import { MessageDelivery, type SendResult } from './message-delivery';
-import { describeApiError, SessionError, toSessionError } from './session-error';
+import { SessionError, toSessionError, why } from './session-error';
+import { text, type Text } from '../i18n/translate';
 
 export type { SendResult };
 
@@ -62,7 +63,7 @@ export type ChannelViewState = {
   /** The message just jumped to, highlighted until the next jump. */
   highlightedId: string | null;
   /** A passing message for the reader, e.g. a jump to a message that does not exist. */
-  notice: string | null;
+  notice: Text | null;
   /** Own last-read time when the channel was opened: the "new messages" line goes after it. */
   unreadSince: Date | null;
   pinned: LocalMessage[];
@@ -183,7 +184,7 @@ export class ChannelHandle {
       this.loading = null;
       this.state.partialNext({
         status: 'error',
-        error: toSessionError('channel-failed', `Could not open the channel ${this.cid}`, error),
+        error: toSessionError('channel-failed', 'error.channel', error, { cid: this.cid }),
       });
       return;
     }
@@ -318,7 +319,7 @@ export class ChannelHandle {
       .query({ messages, watchers: { limit: PAGE_SIZE } }, 'current')
       .then(
         () => this.state.partialNext({ ...this.snapshot(), [flag]: false, notice: null }),
-        (error: unknown) => this.state.partialNext({ [flag]: false, notice: `Messages could not be loaded: ${describeApiError(error).text}.` }),
+        (error: unknown) => this.state.partialNext({ [flag]: false, notice: text('channel.olderFailed', { why: why(error) }) }),
       );
     return this.paging;
   }
@@ -332,11 +333,11 @@ export class ChannelHandle {
     try {
       await this.channel.state.loadMessageIntoState(messageId, undefined, PAGE_SIZE);
     } catch (error) {
-      this.state.partialNext({ notice: `That message could not be shown: ${describeApiError(error).text}.` });
+      this.state.partialNext({ notice: text('channel.jumpFailed', { why: why(error) }) });
       return false;
     }
     if (!this.channel.state.findMessage(messageId)) {
-      this.state.partialNext({ notice: 'That message could not be found in this conversation.' });
+      this.state.partialNext({ notice: text('channel.jumpMissing') });
       return false;
     }
     this.state.partialNext({ ...this.snapshot(), highlightedId: messageId, notice: null });
@@ -357,12 +358,12 @@ export class ChannelHandle {
       if (change.remove?.length) await this.channel.removeMembers(change.remove);
       this.sync();
     } catch (error) {
-      this.setNotice(`Members were not changed: ${describeApiError(error).text}.`);
+      this.setNotice(text('channel.membersFailed', { why: why(error) }));
     }
   }
 
   /** A passing line for the reader (an action's result or failure); null clears it. */
-  setNotice(notice: string | null) {
+  setNotice(notice: Text | null) {
     this.state.partialNext({ notice });
   }
 

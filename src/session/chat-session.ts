@@ -140,7 +140,7 @@ export class ChatSession {
         visitorStorage.rememberGuest(apiKey, this.client.userID ?? id);
       }
     } catch (error) {
-      const failure = toSessionError('connection-failed', 'Could not connect to chat', error);
+      const failure = toSessionError('connection-failed', 'error.connect', error);
       if (failure.reason === 'token-unauthorized') visitorStorage.rememberSession(apiKey, false);
       // A failed connect leaves the client half set up; reset it so "try again" starts clean.
       await this.client.disconnectUser().catch(() => undefined);

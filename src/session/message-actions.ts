@@ -1,5 +1,7 @@
 import type { Channel, LocalMessage } from 'stream-chat';
-import { describeApiError } from './session-error';
+import type { MessageKey } from '../i18n/en';
+import { text, type Text } from '../i18n/translate';
+import { why } from './session-error';
 
 // What a reader can do to one message, each as one SDK call. Which of them a reader is
 // offered is decided by `availableActions` from the channel's own capabilities.
@@ -19,21 +21,8 @@ export type MessageActionId =
   | 'mark-unread'
   | 'remind';
 
-export const ACTION_LABELS: Record<MessageActionId, string> = {
-  reply: 'Reply in thread',
-  quote: 'Quote',
-  edit: 'Edit',
-  delete: 'Delete',
-  'hard-delete': 'Delete permanently',
-  pin: 'Pin',
-  unpin: 'Unpin',
-  flag: 'Flag',
-  'mute-user': 'Mute user',
-  ban: 'Ban from this conversation',
-  copy: 'Copy text',
-  'mark-unread': 'Mark unread',
-  remind: 'Remind me in an hour',
-};
+/** An action's name in the catalogue (`actions.reply`, …). */
+export const actionLabel = (action: MessageActionId) => `actions.${action}` as const satisfies MessageKey;
 
 export function availableActions(message: LocalMessage, ownUserId: string | null, capabilities: string[]): MessageActionId[] {
   const can = (capability: string) => capabilities.includes(capability);
@@ -60,7 +49,7 @@ export function availableActions(message: LocalMessage, ownUserId: string | null
 const HOUR_MS = 60 * 60 * 1000;
 
 /** Runs one action; resolves to a readable result for the panel's notice line, or null. */
-export async function runAction(channel: Channel, message: LocalMessage, action: MessageActionId): Promise<string | null> {
+export async function runAction(channel: Channel, message: LocalMessage, action: MessageActionId): Promise<Text | null> {
   const client = channel.getClient();
   const composer = channel.messageComposer;
   try {
@@ -79,31 +68,31 @@ export async function runAction(channel: Channel, message: LocalMessage, action:
         return null;
       case 'pin':
         await client.pinMessage(message);
-        return 'Message pinned.';
+        return text('actions.pinned');
       case 'unpin':
         await client.unpinMessage(message);
-        return 'Message unpinned.';
+        return text('actions.unpinned');
       case 'flag':
         await client.flagMessage(message.id);
-        return 'Thanks, the message was flagged for review.';
+        return text('actions.flagged');
       case 'mute-user':
         if (message.user?.id) await client.muteUser(message.user.id);
-        return `${message.user?.name || message.user?.id} is muted.`;
+        return text('actions.muted', { name: message.user?.name || message.user?.id });
       case 'ban':
         if (message.user?.id) await channel.banUser(message.user.id, { reason: 'Banned by a moderator' });
-        return `${message.user?.name || message.user?.id} can no longer write here.`;
+        return text('actions.banned', { name: message.user?.name || message.user?.id });
       case 'copy':
         await navigator.clipboard.writeText(message.text ?? '');
-        return 'Copied.';
+        return text('actions.copied');
       case 'mark-unread':
         return null; // the channel handle marks it, and holds off marking read again
       case 'remind':
         await client.reminders.upsertReminder({ messageId: message.id, remind_at: new Date(Date.now() + HOUR_MS).toISOString() });
-        return 'You will be reminded in an hour.';
+        return text('actions.reminded');
       case 'reply':
         return null; // the panel opens the thread view itself
     }
   } catch (error) {
-    return `${ACTION_LABELS[action]} failed: ${describeApiError(error).text}.`;
+    return text('actions.failed', { action: text(actionLabel(action)), why: why(error) });
   }
 }

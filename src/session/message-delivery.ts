@@ -1,6 +1,7 @@
 import type { Channel, LocalMessage, Message, MessageComposer, MessageResponse, SendMessageOptions } from 'stream-chat';
 import { formatMessage, MessageComposer as Composer } from 'stream-chat';
-import { describeApiError, retryAfter, SessionError } from './session-error';
+import { describeApiError, retryAfter, SessionError, why } from './session-error';
+import { text } from '../i18n/translate';
 
 /** The stored message, a failure the panel already shows on the message, or null when there was nothing to send. */
 export type SendResult = MessageResponse | SessionError | null;
@@ -51,7 +52,7 @@ export class MessageDelivery {
       const { message } = await this.channel.getClient().updateMessage(localMessage);
       return message;
     } catch (error) {
-      return new SessionError('send-failed', `The message was not edited: ${describeApiError(error).text}.`);
+      return new SessionError('send-failed', text('error.notEdited', { why: why(error) }));
     }
   }
 
@@ -66,13 +67,13 @@ export class MessageDelivery {
       this.failed.set(local.id, { message, options });
       // The panel reads the reason with describeApiError when it draws the failed message.
       this.show({ ...local, status: 'failed', error: error as LocalMessage['error'] });
-      const { code, text } = describeApiError(error);
+      const { code, text: said } = describeApiError(error);
       if (code === 9) {
         // Over the rate limit: say when a retry will work (the message stays, with Retry).
         const wait = retryAfter(error);
-        return new SessionError('send-failed', `Sending too fast; try again ${wait ? `in ${wait} s` : 'in a moment'}.`, true);
+        return new SessionError('send-failed', wait ? text('error.sendTooFast', { seconds: wait }) : text('error.sendTooFastSoon'), true);
       }
-      return new SessionError('send-failed', `A message was not sent: ${text}.`);
+      return new SessionError('send-failed', text('error.notSent', { why: said }));
     }
   }
 }

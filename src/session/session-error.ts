@@ -1,33 +1,42 @@
 import type { ErrorReason } from '../element/events';
+import { english } from '../i18n/english';
+import type { MessageKey } from '../i18n/en';
+import { text, type Text } from '../i18n/translate';
 
-/** A failure the panel can show as it is: a stable reason code and readable text. */
+/**
+ * A failure the panel can show as it is: a stable reason code and its text, which the panel
+ * says in the visitor's language (the message, for the page's chat-widget-error event, is English).
+ */
 export class SessionError extends Error {
   /** @param notice also shown to the reader as a passing notice (a refusal worth saying twice) */
   constructor(
     readonly reason: ErrorReason,
-    message: string,
+    readonly text: Text,
     readonly notice = false,
   ) {
-    super(message);
+    super(english(text));
     this.name = 'SessionError';
   }
 }
 
-const API_CODE_TEXT: Record<number, string> = {
-  4: 'the request was not valid',
-  16: 'it does not exist',
-  17: 'you are not allowed to do that here',
-  40: 'your sign-in expired',
-  43: 'your sign-in was refused',
-  9: 'sending too fast',
-  71: 'too many chat windows are open; close one and try again',
+const API_CODE_TEXT: Record<number, MessageKey> = {
+  4: 'why.invalid',
+  16: 'why.notFound',
+  17: 'why.notAllowed',
+  40: 'why.expired',
+  43: 'why.refused',
+  9: 'why.rateLimited',
+  71: 'why.tooManyConnections',
 };
+
+const UNREACHABLE = /network error|timeout|ECONNREFUSED|Failed to fetch/i;
 
 /**
  * Reads an error from the SDK (an HTTP `ErrorFromResponse`, a websocket error whose
- * message is JSON, or a network failure) as `{code, text}` for a readable sentence.
+ * message is JSON, or a network failure) as `{code, text}` for a readable sentence: the text
+ * is the reason in the visitor's words where the code has them, else the backend's own.
  */
-export function describeApiError(error: unknown): { code: number | null; text: string } {
+export function describeApiError(error: unknown): { code: number | null; text: Text } {
   const raw = error as { code?: number | null; message?: string; response?: { data?: { message?: string } } };
   let code = typeof raw?.code === 'number' ? raw.code : null;
   let detail = raw?.response?.data?.message ?? raw?.message ?? String(error);
@@ -40,11 +49,13 @@ export function describeApiError(error: unknown): { code: number | null; text: s
       // not JSON after all: keep the message as it is
     }
   }
-  if (/network error|timeout|ECONNREFUSED|Failed to fetch/i.test(detail)) {
-    return { code, text: 'the chat server could not be reached' };
-  }
-  return { code, text: (code !== null && API_CODE_TEXT[code]) || detail };
+  if (UNREACHABLE.test(detail)) return { code, text: text('why.unreachable') };
+  const known = code !== null ? API_CODE_TEXT[code] : undefined;
+  return { code, text: known ? text(known) : text('why.other', { detail }) };
 }
+
+/** Why a call failed, in the visitor's words: for `{why}` in a sentence. */
+export const why = (error: unknown): Text => describeApiError(error).text;
 
 /**
  * Whole seconds until a refused request may be tried again, from the answer's
@@ -57,38 +68,39 @@ export function retryAfter(error: unknown, now = Date.now()): number | null {
 }
 
 /** The backend's own words for a refusal ("poll is closed"), without the SDK's "StreamChat error code 4: ". */
-export function errorDetail(error: unknown): string {
+export function errorDetail(error: unknown): Text {
   const raw = error as { message?: string; response?: { data?: { message?: string } } } | undefined;
   const detail = raw?.response?.data?.message ?? (typeof error === 'string' ? error : raw?.message) ?? String(error);
-  if (/network error|timeout|ECONNREFUSED|Failed to fetch/i.test(detail)) return 'the chat server could not be reached';
-  return detail.replace(/^StreamChat error (code -?\d+|HTTP code): ?/, '');
+  if (UNREACHABLE.test(detail)) return text('why.unreachable');
+  return text('why.other', { detail: detail.replace(/^StreamChat error (code -?\d+|HTTP code): ?/, '') });
 }
 
 /** The site closed the visitor's account: nothing to retry. */
 export function closedAccount(how: 'deactivated' | 'deleted'): SessionError {
-  return new SessionError(`account-${how}`, `Your chat account has been ${how}.`);
+  return new SessionError(`account-${how}`, text(how === 'deleted' ? 'error.accountDeleted' : 'error.accountDeactivated'));
 }
 
 /** A refusal that says the account is closed (the backend's words for it). */
 function accountError(error: unknown): SessionError | null {
   // A refused socket carries the backend's error as JSON in its message.
-  let text = errorDetail(error);
-  if (text.startsWith('{')) {
+  let said = english(errorDetail(error));
+  if (said.startsWith('{')) {
     try {
-      text = String((JSON.parse(text) as { message?: unknown }).message ?? text);
+      said = String((JSON.parse(said) as { message?: unknown }).message ?? said);
     } catch {
       // not JSON after all
     }
   }
   // The backend's refusals of a closed account: "user 'ann' was deactivated …" / "… was deleted".
-  if (/\buser '[^']*' was deactivated\b/.test(text)) return closedAccount('deactivated');
-  if (/\buser '[^']*' was deleted\b/.test(text)) return closedAccount('deleted');
+  if (/\buser '[^']*' was deactivated\b/.test(said)) return closedAccount('deactivated');
+  if (/\buser '[^']*' was deleted\b/.test(said)) return closedAccount('deleted');
   return null;
 }
 
-export function toSessionError(reason: ErrorReason, prefix: string, error: unknown): SessionError {
+/** A failure as the panel says it: `key`'s sentence with the reason as its `{why}`. */
+export function toSessionError(reason: ErrorReason, key: MessageKey, error: unknown, params?: Text['params']): SessionError {
   if (error instanceof SessionError) return error;
   const account = accountError(error);
   if (account) return account;
-  return new SessionError(reason, `${prefix}: ${describeApiError(error).text}.`);
+  return new SessionError(reason, text(key, { ...params, why: why(error) }));
 }

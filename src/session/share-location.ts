@@ -1,19 +1,29 @@
 import type { Coords, MessageComposer } from 'stream-chat';
+import type { MessageKey } from '../i18n/en';
+import { english } from '../i18n/english';
+import { text, type Text } from '../i18n/translate';
 
-const POSITION_ERRORS: Record<number, string> = {
-  1: 'Location access is blocked: allow it for this site in the browser’s settings.',
-  2: 'Your position is not available right now. Try again soon.',
-  3: 'Finding your position took too long. Try again.',
+const POSITION_ERRORS: Record<number, MessageKey> = {
+  1: 'location.denied',
+  2: 'location.unavailable',
+  3: 'location.timeout',
 };
+
+/** Why a position could not be shared, in words the panel translates. */
+export class LocationError extends Error {
+  constructor(readonly text: Text) {
+    super(english(text));
+  }
+}
 
 /** The device's position once, or an error that says why not (denied, unavailable, too slow). */
 export function currentPosition(): Promise<Coords> {
   const geolocation = typeof navigator === 'undefined' ? undefined : navigator.geolocation;
-  if (!geolocation) return Promise.reject(new Error('This browser cannot tell where you are.'));
+  if (!geolocation) return Promise.reject(new LocationError(text('location.unsupported')));
   return new Promise((resolve, reject) =>
     geolocation.getCurrentPosition(
       ({ coords }) => resolve({ latitude: coords.latitude, longitude: coords.longitude }),
-      (error) => reject(new Error(POSITION_ERRORS[error.code] ?? 'Your position could not be read.')),
+      (error) => reject(new LocationError(text(POSITION_ERRORS[error.code] ?? 'location.unreadable'))),
       { timeout: 15_000, maximumAge: 10_000 },
     ),
   );
@@ -30,9 +40,7 @@ export async function shareLocation(composer: MessageComposer, coords: Coords, d
   locationComposer.setData({ ...coords, durationMs });
   if (!locationComposer.validLocation) {
     locationComposer.initState();
-    throw new Error(
-      durationMs !== undefined ? 'A live location must be shared for at least one minute.' : 'This position cannot be shared.',
-    );
+    throw new LocationError(text(durationMs !== undefined ? 'location.tooShort' : 'location.invalid'));
   }
   try {
     await composer.sendLocation();

@@ -30,7 +30,7 @@ export class ThreadHandle {
       );
       this.state.partialNext({ status: 'ready', thread });
     } catch (error) {
-      this.state.partialNext({ status: 'error', error: toSessionError('channel-failed', 'The thread could not be opened', error) });
+      this.state.partialNext({ status: 'error', error: toSessionError('channel-failed', 'error.thread', error) });
     }
   }
 

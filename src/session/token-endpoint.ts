@@ -1,5 +1,6 @@
 import { parseChannel, type ChannelRef } from '../element/attributes';
 import { SessionError } from './session-error';
+import { text } from '../i18n/translate';
 
 export interface TokenGrant {
   token: string;
@@ -27,38 +28,36 @@ export async function fetchToken(endpoint: string): Promise<TokenGrant> {
     const timedOut = (error as Error)?.name === 'TimeoutError';
     throw new SessionError(
       'token-unreachable',
-      timedOut
-        ? `The token endpoint did not answer within ${TIMEOUT_MS / 1000} seconds.`
-        : 'The token endpoint could not be reached. Check your connection and try again.',
+      timedOut ? text('error.tokenTimeout', { seconds: TIMEOUT_MS / 1000 }) : text('error.tokenUnreachable'),
     );
   }
   if (response.status === 401 || response.status === 403) {
     throw new SessionError(
       'token-unauthorized',
-      `The site did not allow this visitor to chat (HTTP ${response.status}). Sign in and try again.`,
+      text('error.tokenRefused', { status: String(response.status) }),
     );
   }
   if (!response.ok) {
-    throw new SessionError('token-endpoint-failed', `The token endpoint failed (HTTP ${response.status}).`);
+    throw new SessionError('token-endpoint-failed', text('error.tokenFailed', { status: String(response.status) }));
   }
   let body: unknown;
   try {
     body = await response.json();
   } catch {
-    throw new SessionError('token-invalid-response', 'The token endpoint did not answer with JSON.');
+    throw new SessionError('token-invalid-response', text('error.tokenNotJson'));
   }
   const grant = body as Partial<TokenGrant> | null;
   if (typeof grant?.token !== 'string' || !grant.token || typeof grant.user?.id !== 'string' || !grant.user.id) {
     throw new SessionError(
       'token-invalid-response',
-      'The token endpoint answered without a "token" and a "user" with an "id".',
+      text('error.tokenShape'),
     );
   }
   const { channel } = body as { channel?: unknown };
   if (channel === undefined || channel === null) return { token: grant.token, user: grant.user };
   const ref = typeof channel === 'string' ? parseChannel(channel) : null;
   if (!ref || 'reason' in ref) {
-    throw new SessionError('token-invalid-response', 'The token endpoint answered with a "channel" that is not "type:id".');
+    throw new SessionError('token-invalid-response', text('error.tokenChannel'));
   }
   return { token: grant.token, user: grant.user, channel: ref };
 }

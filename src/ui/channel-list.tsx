@@ -2,12 +2,15 @@ import { useEffect, useMemo, useReducer, useState } from 'react';
 import type { Channel, ChannelFilters, ChannelManagerState, ChannelSort, StreamChat } from 'stream-chat';
 import type { ChannelRef } from '../element/attributes';
 import { channelName } from '../session/channel-handle';
-import { describeApiError } from '../session/session-error';
+import type { MessageKey } from '../i18n/en';
+import { text, type Text, type Translate } from '../i18n/translate';
+import { why } from '../session/session-error';
 import { useStateStore } from '../session/use-state-store';
 import { initial } from './format';
 import { PushpinIcon } from './icons';
 import { NewConversation } from './new-conversation';
 import { StatusView } from './status-view';
+import { useSay, useT } from './localization';
 
 const selectChannels = (state: ChannelManagerState) => ({
   channels: state.channels,
@@ -22,28 +25,30 @@ const MUTE_FOR_MS = 60 * 60 * 1000;
 // Events that change what a row shows without reordering the list.
 const ROW_EVENTS = ['notification.mark_read', 'message.read', 'notification.channel_mutes_updated', 'member.updated', 'channel.updated'];
 
-function lastMessagePreview(channel: Channel): string {
+function lastMessagePreview(t: Translate, channel: Channel): string {
   const last = channel.state.latestMessages.at(-1);
-  if (!last) return 'No messages yet';
-  if (last.type === 'deleted') return 'This message was deleted';
-  return `${last.user?.name || last.user?.id || ''}: ${last.text || (last.attachments?.length ? 'Attachment' : '')}`;
+  if (!last) return t('list.noMessages');
+  if (last.type === 'deleted') return t('message.deleted');
+  const said = last.text || (last.attachments?.length ? t('message.attachment') : '');
+  return t('list.lastMessage', { name: last.user?.name || last.user?.id || '', text: said });
 }
 
 interface ChannelRowProps {
   channel: Channel;
   onPick: (ref: ChannelRef) => void;
-  onError: (text: string) => void;
+  onError: (notice: Text) => void;
 }
 
 function ChannelRow({ channel, onPick, onError }: ChannelRowProps) {
   const [menuOpen, setMenuOpen] = useState(false);
+  const t = useT();
   const name = channelName(channel);
   const unread = channel.countUnread();
   const pinned = Boolean(channel.state.membership?.pinned_at);
   const muted = channel.muteStatus().muted;
-  const act = (label: string, run: () => Promise<unknown>) => () => {
+  const act = (label: MessageKey, run: () => Promise<unknown>) => () => {
     setMenuOpen(false);
-    run().catch((error: unknown) => onError(`${label} failed: ${describeApiError(error).text}.`));
+    run().catch((error: unknown) => onError(text('actions.failed', { action: text(label), why: why(error) })));
   };
   return (
     <li className="channel-row">
@@ -54,31 +59,31 @@ function ChannelRow({ channel, onPick, onError }: ChannelRowProps) {
         <span className="channel-text">
           <span className="channel-name">
             {pinned && (
-              <span className="inline-icon" aria-label="Pinned">
+              <span className="inline-icon" aria-label={t('list.pinned')}>
                 <PushpinIcon />
               </span>
             )}
             {name}
-            {muted && <span className="muted-label"> · muted</span>}
+            {muted && <span className="muted-label">{t('list.muted')}</span>}
           </span>
-          <span className="channel-preview">{lastMessagePreview(channel)}</span>
+          <span className="channel-preview">{lastMessagePreview(t, channel)}</span>
         </span>
-        {unread > 0 && <span className="badge inline-badge" aria-label={`${unread} unread`}>{unread}</span>}
+        {unread > 0 && <span className="badge inline-badge" aria-label={t('list.unread', { count: unread })}>{unread}</span>}
       </button>
       <div className="action-menu">
-        <button type="button" className="menu-trigger visible" aria-label={`Options for ${name}`} aria-haspopup="menu" aria-expanded={menuOpen} onClick={() => setMenuOpen(!menuOpen)}>
+        <button type="button" className="menu-trigger visible" aria-label={t('list.options', { name })} aria-haspopup="menu" aria-expanded={menuOpen} onClick={() => setMenuOpen(!menuOpen)}>
           ⋯
         </button>
         {menuOpen && (
           <div className="menu" role="menu" onKeyDown={(event) => event.key === 'Escape' && setMenuOpen(false)}>
-            <button type="button" role="menuitem" className="menu-item" onClick={act(pinned ? 'Unpin' : 'Pin', () => (pinned ? channel.unpin() : channel.pin()))}>
-              {pinned ? 'Unpin' : 'Pin to top'}
+            <button type="button" role="menuitem" className="menu-item" onClick={act(pinned ? 'list.unpin' : 'list.pinShort', () => (pinned ? channel.unpin() : channel.pin()))}>
+              {t(pinned ? 'list.unpin' : 'list.pin')}
             </button>
-            <button type="button" role="menuitem" className="menu-item" onClick={act(muted ? 'Unmute' : 'Mute', () => (muted ? channel.unmute() : channel.mute({ expiration: MUTE_FOR_MS })))}>
-              {muted ? 'Unmute' : 'Mute for an hour'}
+            <button type="button" role="menuitem" className="menu-item" onClick={act(muted ? 'list.unmute' : 'list.muteShort', () => (muted ? channel.unmute() : channel.mute({ expiration: MUTE_FOR_MS })))}>
+              {t(muted ? 'list.unmute' : 'list.mute')}
             </button>
-            <button type="button" role="menuitem" className="menu-item" onClick={act('Archive', () => channel.archive())}>
-              Archive
+            <button type="button" role="menuitem" className="menu-item" onClick={act('list.archive', () => channel.archive())}>
+              {t('list.archive')}
             </button>
           </div>
         )}
@@ -100,8 +105,10 @@ interface ChannelListProps {
 export function ChannelList({ client, userId, onPick }: ChannelListProps) {
   const manager = useMemo(() => client.createChannelManager({}), [client]);
   const { channels, initialized, error } = useStateStore(manager.state, selectChannels);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useState<Text | null>(null);
   const [starting, setStarting] = useState(false);
+  const t = useT();
+  const say = useSay();
   const [, refresh] = useReducer((n: number) => n + 1, 0);
   const filters: ChannelFilters = useMemo(() => ({ members: { $in: [userId] }, archived: false }), [userId]);
   const load = () => void manager.queryChannels(filters, SORT, { limit: 30 });
@@ -117,27 +124,27 @@ export function ChannelList({ client, userId, onPick }: ChannelListProps) {
   }, [manager, filters, client]);
 
   if (error) {
-    return <StatusView tone="error" title="Your conversations could not be loaded." detail={`${describeApiError(error).text}.`} actionLabel="Try again" onAction={load} />;
+    return <StatusView tone="error" title={t('list.failed')} detail={say(why(error))} actionLabel={t('panel.tryAgain')} onAction={load} />;
   }
-  if (!initialized) return <StatusView tone="info" title="Loading conversations…" />;
+  if (!initialized) return <StatusView tone="info" title={t('list.loading')} />;
   return (
     <div className="channel-list-view">
       {starting ? (
         <NewConversation client={client} userId={userId} onStarted={onPick} onCancel={() => setStarting(false)} onError={setNotice} />
       ) : (
         <button type="button" className="new-conversation-button" part="new-conversation" onClick={() => setStarting(true)}>
-          + New conversation
+          {t('list.newConversation')}
         </button>
       )}
       {notice && (
         <p className="notice" role="status">
-          <span>{notice}</span>
+          <span>{say(notice)}</span>
         </p>
       )}
       {channels.length === 0 ? (
-        <p className="empty">You have no conversations yet.</p>
+        <p className="empty">{t('list.empty')}</p>
       ) : (
-        <ul className="channel-list" part="channel-list" aria-label="Conversations">
+        <ul className="channel-list" part="channel-list" aria-label={t('panel.conversations')}>
           {channels.map((channel) => (
             <ChannelRow key={channel.cid} channel={channel} onPick={onPick} onError={setNotice} />
           ))}

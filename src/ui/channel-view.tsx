@@ -2,7 +2,10 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { LocalMessage } from 'stream-chat';
 import type { ChannelHandle, ChannelViewState, SendResult } from '../session/channel-handle';
 import { runAction } from '../session/message-actions';
-import { describeApiError, SessionError } from '../session/session-error';
+import { SessionError, why } from '../session/session-error';
+import type { MessageKey } from '../i18n/en';
+import { text, type Text } from '../i18n/translate';
+import { useLocalization, useSay, useT } from './localization';
 import { ThreadHandle } from '../session/thread-handle';
 import { useStateStore } from '../session/use-state-store';
 import { Composer } from './composer/composer';
@@ -31,7 +34,7 @@ const MESSAGE_HASH = /^#message-([\w-]+)$/;
 
 export type ChannelPanel = 'messages' | 'members' | 'threads' | 'reminders';
 
-const PANEL_TITLES: Record<Exclude<ChannelPanel, 'messages'>, string> = { members: 'Members', threads: 'Threads', reminders: 'Reminders' };
+const PANEL_TITLES = { members: 'panel.members', threads: 'panel.threads', reminders: 'panel.reminders' } as const satisfies Record<Exclude<ChannelPanel, 'messages'>, MessageKey>;
 
 interface ChannelViewProps {
   handle: ChannelHandle;
@@ -43,13 +46,14 @@ interface ChannelViewProps {
 }
 
 function PinnedBar({ pinned, onJump }: { pinned: LocalMessage[]; onJump: (id: string) => void }) {
+  const t = useT();
   const latest = pinned.at(-1);
   if (!latest) return null;
   return (
     <button type="button" className="pinned-bar" part="pinned-bar" onClick={() => onJump(latest.id)}>
       <PushpinIcon />
-      <span className="pinned-text">{latest.text || 'Pinned message'}</span>
-      {pinned.length > 1 && <span className="pinned-count">{pinned.length} pinned</span>}
+      <span className="pinned-text">{latest.text || t('channel.pinnedMessage')}</span>
+      {pinned.length > 1 && <span className="pinned-count">{t('channel.pinnedCount', { count: pinned.length })}</span>}
     </button>
   );
 }
@@ -57,6 +61,8 @@ function PinnedBar({ pinned, onJump }: { pinned: LocalMessage[]; onJump: (id: st
 export function ChannelView({ handle, panel, setPanel, ownUserId, offline, onSendResult }: ChannelViewProps) {
   const { status, error, notice, pinned, name, capabilities, ban, deleted } = useStateStore(handle.state, selectView);
   const [thread, setThread] = useState<ThreadHandle | null>(null);
+  const { t, locale } = useLocalization();
+  const say = useSay();
 
   const openThread = useCallback(
     (parentId: string) => {
@@ -66,11 +72,11 @@ export function ChannelView({ handle, panel, setPanel, ownUserId, offline, onSen
     [handle, setPanel],
   );
 
-  const setNotice = useCallback((text: string | null) => handle.setNotice(text), [handle]);
+  const setNotice = useCallback((notice: Text | null) => handle.setNotice(notice), [handle]);
   // A send refused for its rate says so above the composer too, with when to retry.
   const sent = useCallback(
     (result: SendResult) => {
-      if (result instanceof SessionError && result.notice) handle.setNotice(result.message);
+      if (result instanceof SessionError && result.notice) handle.setNotice(result.text);
       onSendResult(result);
     },
     [handle, onSendResult],
@@ -81,7 +87,8 @@ export function ChannelView({ handle, panel, setPanel, ownUserId, offline, onSen
     () =>
       handle.channel.getClient().on('notification.reminder_due', (event) => {
         const reminder = (event as { reminder?: { message?: { text?: string } } }).reminder;
-        handle.setNotice(`⏰ Reminder: ${reminder?.message?.text || 'a message you saved'}`);
+        const saved = reminder?.message?.text;
+        handle.setNotice(saved ? text('channel.reminderDue', { text: saved }) : text('channel.reminderDueUntitled'));
       }).unsubscribe,
     [handle],
   );
@@ -108,10 +115,10 @@ export function ChannelView({ handle, panel, setPanel, ownUserId, offline, onSen
   const threadHandlers = useMemo(
     () => ({
       onAction: (message: LocalMessage, action: Parameters<typeof runAction>[2]) =>
-        void runAction(handle.channel, message, action).then((text) => text && handle.setNotice(text)),
+        void runAction(handle.channel, message, action).then((notice) => notice && handle.setNotice(notice)),
       onReact: (message: LocalMessage, type: string, remove: boolean) =>
         void (remove ? handle.channel.deleteReaction(message.id, type) : handle.channel.sendReaction(message.id, { type })).catch(
-          (failure: unknown) => handle.setNotice(`The reaction was not saved: ${describeApiError(failure).text}.`),
+          (failure: unknown) => handle.setNotice(text('channel.reactionFailed', { why: why(failure) })),
         ),
       onJumpTo: (id: string) => {
         setThread(null);
@@ -125,23 +132,23 @@ export function ChannelView({ handle, panel, setPanel, ownUserId, offline, onSen
     return (
       <StatusView
         tone="error"
-        title="This conversation could not be opened."
-        detail={error?.message}
-        actionLabel="Try again"
+        title={t('channel.failed')}
+        detail={say(error?.text)}
+        actionLabel={t('panel.tryAgain')}
         onAction={() => void handle.load()}
       />
     );
   }
-  if (deleted) return <StatusView tone="info" title="This conversation was deleted." detail="Its messages are no longer available." />;
-  if (status !== 'ready') return <StatusView tone="info" title="Loading messages…" />;
+  if (deleted) return <StatusView tone="info" title={t('channel.deleted')} detail={t('channel.deletedDetail')} />;
+  if (status !== 'ready') return <StatusView tone="info" title={t('channel.loading')} />;
   if (panel !== 'messages') {
     return (
       <>
         <div className="subheader" part="subheader">
-          <button type="button" className="icon-button small" aria-label={`Back to ${name}`} onClick={() => setPanel('messages')}>
+          <button type="button" className="icon-button small" aria-label={t('channel.backTo', { name })} onClick={() => setPanel('messages')}>
             <BackIcon />
           </button>
-          <span>{PANEL_TITLES[panel]}</span>
+          <span>{t(PANEL_TITLES[panel])}</span>
         </div>
         {panel === 'members' && <MembersView handle={handle} ownUserId={ownUserId} />}
         {panel === 'threads' && <ThreadList client={handle.channel.getClient()} cid={handle.cid} ownUserId={ownUserId} onOpen={openThread} />}
@@ -152,7 +159,7 @@ export function ChannelView({ handle, panel, setPanel, ownUserId, offline, onSen
             onJump={(cid, messageId) => {
               setPanel('messages');
               if (cid === handle.cid) void handle.jumpTo(messageId);
-              else setNotice('That reminder is in another conversation.');
+              else setNotice(text('channel.reminderElsewhere'));
             }}
           />
         )}
@@ -163,18 +170,18 @@ export function ChannelView({ handle, panel, setPanel, ownUserId, offline, onSen
     <>
       {thread ? (
         <div className="subheader" part="thread-header">
-          <button type="button" className="icon-button small" aria-label={`Back to ${name}`} onClick={() => setThread(null)}>
+          <button type="button" className="icon-button small" aria-label={t('channel.backTo', { name })} onClick={() => setThread(null)}>
             <BackIcon />
           </button>
-          <span>Thread</span>
+          <span>{t('channel.thread')}</span>
         </div>
       ) : (
         <PinnedBar pinned={pinned} onJump={(id) => void handle.jumpTo(id)} />
       )}
       {notice && (
         <p className="notice" part="notice" role="status">
-          <span>{notice}</span>
-          <button type="button" className="icon-button small" aria-label="Dismiss" onClick={() => handle.setNotice(null)}>
+          <span>{say(notice)}</span>
+          <button type="button" className="icon-button small" aria-label={t('panel.dismiss')} onClick={() => handle.setNotice(null)}>
             <CloseIcon />
           </button>
         </p>
@@ -194,7 +201,9 @@ export function ChannelView({ handle, panel, setPanel, ownUserId, offline, onSen
           <MessageList handle={handle} ownUserId={ownUserId} onSendResult={sent} onOpenThread={(message) => openThread(message.id)} />
           {ban && (
             <p className="notice banned" part="banned-notice" role="status">
-              {`You are banned from ${ban.app ? 'the chat' : 'this conversation'}${ban.until ? ` until ${formatBanEnd(ban.until)}` : ''}.`}
+              {ban.until
+                ? t(ban.app ? 'channel.bannedAppUntil' : 'channel.bannedHereUntil', { until: formatBanEnd(ban.until, locale) })
+                : t(ban.app ? 'channel.bannedApp' : 'channel.bannedHere')}
             </p>
           )}
           <Composer
@@ -212,7 +221,7 @@ export function ChannelView({ handle, panel, setPanel, ownUserId, offline, onSen
 const banEndFormat = lazyDateFormat({ month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 
 /** A ban's end: the time alone when it is today. */
-function formatBanEnd(until: string): string {
+function formatBanEnd(until: string, locale: string): string {
   const end = new Date(until);
-  return end.toDateString() === new Date().toDateString() ? formatTime(end) : banEndFormat(end);
+  return end.toDateString() === new Date().toDateString() ? formatTime(end, locale) : banEndFormat(end, locale);
 }

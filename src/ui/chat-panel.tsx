@@ -3,9 +3,12 @@ import { ATTRIBUTES, parseAttributes, type RawAttributes, type Presentation } fr
 import type { Emit } from '../element/events';
 import { ConnectedWidget } from './connected-widget';
 import { Frame } from './frame';
+import { LocalizationProvider, useLocalizationFor } from './localization';
 import { StatusView } from './status-view';
 
-export interface ChatPanelProps extends RawAttributes {
+export interface ChatPanelProps extends Omit<RawAttributes, 'translations'> {
+  /** The `translations` attribute (a URL), or the strings themselves set as the property. */
+  translations?: string | Record<string, unknown>;
   /** Dispatches the element's DOM events; the UI calls nothing else of the host. */
   emit?: Emit;
   /** Asks the element to open or close the panel (the `open` attribute is the source of truth). */
@@ -18,16 +21,32 @@ const noop = () => undefined;
  * The panel the element hosts once the chat is wanted: the connected chat, or the readable error
  * of a bad attribute (which the element itself has reported as a chat-widget-error).
  */
-export function ChatPanel({ emit = noop, onOpenChange = noop, ...raw }: ChatPanelProps) {
+export function ChatPanel({ emit = noop, onOpenChange = noop, translations, ...raw }: ChatPanelProps) {
   // Parsed again only when an attribute changes (raw is a new object on every render).
-  const parsed = useMemo(() => parseAttributes(raw), Object.values(ATTRIBUTES).map((prop) => raw[prop]));
+  const parsed = useMemo(() => parseAttributes(raw), Object.values(ATTRIBUTES).map((prop) => raw[prop as keyof typeof raw]));
   const presentation: Presentation = { mode: parsed.mode, open: parsed.open, theme: parsed.theme };
-  if (!parsed.ok) {
+  const localization = useLocalizationFor({
+    locale: raw.locale,
+    translations,
+    onError: (message) => emit('chat-widget-error', { reason: 'invalid-translations', message }),
+  });
+  // The first words wait for the visitor's language (a moment, once per page): a spinner meanwhile.
+  if (!localization) {
     return (
       <Frame {...presentation} setOpen={onOpenChange} title="Chat">
-        <StatusView tone="error" title="This chat is not set up correctly." detail={parsed.error.message} />
+        <StatusView tone="info" title="" />
       </Frame>
     );
   }
-  return <ConnectedWidget config={parsed.config} presentation={presentation} emit={emit} setOpen={onOpenChange} />;
+  return (
+    <LocalizationProvider value={localization}>
+      {parsed.ok ? (
+        <ConnectedWidget config={parsed.config} presentation={presentation} emit={emit} setOpen={onOpenChange} />
+      ) : (
+        <Frame {...presentation} setOpen={onOpenChange} title={localization.t('panel.chat')}>
+          <StatusView tone="error" title={localization.t('panel.notSetUp')} detail={parsed.error.message} />
+        </Frame>
+      )}
+    </LocalizationProvider>
+  );
 }

@@ -15,6 +15,7 @@ import { BellIcon, MembersIcon, SearchIcon, ThreadsIcon } from './icons';
 import { createSearch } from './search/search-sources';
 import { SearchView } from './search/search-view';
 import { StatusView } from './status-view';
+import { useSay, useT } from './localization';
 
 const selectSession = (state: SessionState) => ({ ...state });
 const selectSummary = (state: ChannelViewState) => ({
@@ -50,6 +51,8 @@ interface ConnectedWidgetProps {
 /** A valid configuration: the shared session, the channel, and the events the host page hears. */
 export function ConnectedWidget({ config, presentation, emit, setOpen }: ConnectedWidgetProps) {
   const { apiKey, baseUrl, tokenEndpoint, userName } = config;
+  const t = useT();
+  const say = useSay();
   const session = useMemo(
     () => sessionFor({ apiKey, baseUrl, tokenEndpoint, userName }),
     [apiKey, baseUrl, tokenEndpoint, userName],
@@ -152,19 +155,19 @@ export function ConnectedWidget({ config, presentation, emit, setOpen }: Connect
   let body;
   if (status === 'error' && error?.reason.startsWith('account-')) {
     // A closed account is the site's decision: there is nothing to try again.
-    body = <StatusView tone="error" title={error.message} detail="Contact the site if you think this is a mistake." />;
+    body = <StatusView tone="error" title={say(error.text)} detail={t('panel.contactSite')} />;
   } else if (status === 'error') {
     body = (
       <StatusView
         tone="error"
-        title="Chat is unavailable right now."
-        detail={error?.message}
-        actionLabel="Try again"
+        title={t('panel.unavailable')}
+        detail={say(error?.text)}
+        actionLabel={t('panel.tryAgain')}
         onAction={() => session.connect().catch(() => undefined)}
       />
     );
   } else if (!connected || !userId) {
-    body = <StatusView tone="info" title="Connecting…" />;
+    body = <StatusView tone="info" title={t('panel.connecting')} />;
   } else if (searching && search) {
     body = (
       <SearchView
@@ -195,13 +198,13 @@ export function ConnectedWidget({ config, presentation, emit, setOpen }: Connect
   const toggle = (which: ChannelPanel) => setPanel(panel === which ? 'messages' : which);
   const channelActions = !searching && handle && channel.status === 'ready' && (
     <>
-      <button type="button" className="icon-button" part="threads-button" aria-label="Threads" aria-pressed={panel === 'threads'} onClick={() => toggle('threads')}>
+      <button type="button" className="icon-button" part="threads-button" aria-label={t('panel.threads')} aria-pressed={panel === 'threads'} onClick={() => toggle('threads')}>
         <ThreadsIcon />
       </button>
-      <button type="button" className="icon-button" part="reminders-button" aria-label="Reminders" aria-pressed={panel === 'reminders'} onClick={() => toggle('reminders')}>
+      <button type="button" className="icon-button" part="reminders-button" aria-label={t('panel.reminders')} aria-pressed={panel === 'reminders'} onClick={() => toggle('reminders')}>
         <BellIcon />
       </button>
-      <button type="button" className="icon-button" part="members-button" aria-label="Members" aria-pressed={panel === 'members'} onClick={() => toggle('members')}>
+      <button type="button" className="icon-button" part="members-button" aria-label={t('panel.members')} aria-pressed={panel === 'members'} onClick={() => toggle('members')}>
         <MembersIcon />
       </button>
     </>
@@ -209,15 +212,15 @@ export function ConnectedWidget({ config, presentation, emit, setOpen }: Connect
   const actions = (
     <>
       {search && (
-        <button type="button" className="icon-button" part="search-button" aria-label="Search" aria-keyshortcuts="Control+K Meta+K" aria-pressed={searching} onClick={() => setSearching(!searching)}>
+        <button type="button" className="icon-button" part="search-button" aria-label={t('panel.search')} aria-keyshortcuts="Control+K Meta+K" aria-pressed={searching} onClick={() => setSearching(!searching)}>
           <SearchIcon />
         </button>
       )}
       {channelActions}
     </>
   );
-  const title = searching ? 'Search' : home || picked ? channel.name || 'Chat' : 'Conversations';
-  const subtitle = !searching && handle && channel.status === 'ready' ? `${channel.watcherCount} online` : undefined;
+  const title = searching ? t('panel.search') : home || picked ? channel.name || t('panel.chat') : t('panel.conversations');
+  const subtitle = !searching && handle && channel.status === 'ready' ? t('panel.online', { count: channel.watcherCount }) : undefined;
   return (
     <ChatClientContext.Provider value={session.client}>
       <Frame
@@ -226,13 +229,13 @@ export function ConnectedWidget({ config, presentation, emit, setOpen }: Connect
         title={title}
         subtitle={subtitle}
         onBack={searching ? () => setSearching(false) : picked ? () => setPicked(null) : undefined}
-        backLabel={searching ? 'Close search' : home ? 'Back to the chat' : 'Back to conversations'}
+        backLabel={t(searching ? 'panel.closeSearch' : home ? 'panel.backToChat' : 'panel.backToConversations')}
         actions={actions}
         onKeyDown={onPanelKey}
       >
         {status === 'offline' && (
           <p className="banner" part="offline-banner" role="status">
-            You are offline. The chat reconnects when the network is back.
+            {t('panel.offline')}
           </p>
         )}
         {body}

@@ -1,18 +1,23 @@
 /**
- * A date formatter made on its first use. The page's first Intl formatter loads its locale's
- * data (about 20 ms of main thread): made when the script loads, a closed bubble paid for it.
+ * A date formatter for the panel's locale, made on its first use. The page's first Intl
+ * formatter loads its locale's data (about 20 ms of main thread): made when the script loads,
+ * a closed bubble paid for it.
  */
-export function lazyDateFormat(options: Intl.DateTimeFormatOptions): (date: Date) => string {
-  let made: Intl.DateTimeFormat | undefined;
-  return (date) => (made ??= new Intl.DateTimeFormat(undefined, options)).format(date);
+export function lazyDateFormat(options: Intl.DateTimeFormatOptions): (date: Date, locale: string) => string {
+  const made = new Map<string, Intl.DateTimeFormat>();
+  return (date, locale) => {
+    let format = made.get(locale);
+    if (!format) made.set(locale, (format = new Intl.DateTimeFormat(locale, options)));
+    return format.format(date);
+  };
 }
 
 const timeFormat = lazyDateFormat({ hour: 'numeric', minute: '2-digit' });
 
-export function formatTime(value: Date | string | undefined | null): string {
+export function formatTime(value: Date | string | undefined | null, locale: string): string {
   if (!value) return '';
   const date = value instanceof Date ? value : new Date(value);
-  return Number.isNaN(date.getTime()) ? '' : timeFormat(date);
+  return Number.isNaN(date.getTime()) ? '' : timeFormat(date, locale);
 }
 
 /** The first letter of a name, for the avatar. */
@@ -21,13 +26,13 @@ export function initial(name: string): string {
 }
 
 export function displayName(user: { id: string; name?: string } | undefined | null): string {
-  return user?.name || user?.id || 'Someone';
+  return user?.name || user?.id || '?';
 }
 
-const UNITS = ['bytes', 'KB', 'MB', 'GB'];
+const UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
 
-/** A file size as people read it: 512 bytes, 1.4 MB. */
-export function formatBytes(size: number | string | undefined): string {
+/** A file size as people read it, in their language: 512 bytes, 1.4 MB, 1,4 Mo. */
+export function formatBytes(size: number | string | undefined, locale: string): string {
   const bytes = Number(size);
   if (size === undefined || size === '' || !Number.isFinite(bytes) || bytes < 0) return '';
   let value = bytes;
@@ -36,7 +41,8 @@ export function formatBytes(size: number | string | undefined): string {
     value /= 1024;
     unit += 1;
   }
-  return `${unit === 0 ? value : value.toFixed(value < 10 ? 1 : 0)} ${UNITS[unit]}`;
+  const digits = unit === 0 ? 0 : value < 10 ? 1 : 0;
+  return new Intl.NumberFormat(locale, { style: 'unit', unit: UNITS[unit], unitDisplay: unit === 0 ? 'long' : 'short', maximumFractionDigits: digits }).format(value);
 }
 
 const parseUrl = (url: string | undefined) => {
@@ -60,3 +66,11 @@ export const hideBroken = (event: { currentTarget: HTMLElement }) => {
 
 /** The host a link points to, for naming it ("example.com"). */
 export const hostOf = (url: string) => parseUrl(url)?.host ?? url;
+
+const listFormats = new Map<string, Intl.ListFormat>();
+/** "Ann, Bob and Cy" in the panel's language. */
+export function listFormat(locale: string): Intl.ListFormat {
+  let format = listFormats.get(locale);
+  if (!format) listFormats.set(locale, (format = new Intl.ListFormat(locale, { type: 'conjunction' })));
+  return format;
+}

@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { panelShown, type Presentation } from '../element/attributes';
 import { installPanelStyles } from './panel-styles';
+import { useLocalization } from './localization';
 import { PanelHeader } from './panel-header';
 
 interface FrameProps extends Presentation {
@@ -22,6 +23,7 @@ export function Frame({ mode, open, setOpen, title, subtitle, onBack, backLabel,
   // The panel's stylesheet is parsed when a panel first shows (before it is painted), so a
   // closed bubble's page never parses it.
   const section = useRef<HTMLElement>(null);
+  const { locale, dir } = useLocalization();
   useLayoutEffect(() => {
     const root = section.current?.getRootNode();
     if (typeof ShadowRoot !== 'undefined' && root instanceof ShadowRoot) installPanelStyles(root);
@@ -34,6 +36,8 @@ export function Frame({ mode, open, setOpen, title, subtitle, onBack, backLabel,
       part="panel"
       role={bubble ? 'dialog' : 'region'}
       aria-label={title}
+      lang={locale}
+      dir={dir}
       onKeyDown={(event) => {
         onKeyDown?.(event);
         if (bubble && event.key === 'Escape' && !event.defaultPrevented) setOpen(false);

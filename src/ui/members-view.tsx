@@ -3,6 +3,7 @@ import type { UserResponse } from 'stream-chat';
 import type { ChannelHandle, ChannelViewState } from '../session/channel-handle';
 import { useStateStore } from '../session/use-state-store';
 import { displayName, initial } from './format';
+import { useLocalization } from './localization';
 
 const selectMembers = (state: ChannelViewState) => ({ members: state.members, capabilities: state.capabilities, watcherCount: state.watcherCount });
 
@@ -14,6 +15,7 @@ export function MembersView({ handle, ownUserId }: { handle: ChannelHandle; ownU
   const canManage = capabilities.includes('update-channel-members');
   const [query, setQuery] = useState('');
   const [found, setFound] = useState<UserResponse[]>([]);
+  const { t, locale } = useLocalization();
 
   // The SDK's user search: id or name autocomplete, members left out, sorted by id.
   useEffect(() => {
@@ -31,24 +33,24 @@ export function MembersView({ handle, ownUserId }: { handle: ChannelHandle; ownU
     return () => clearTimeout(timer);
   }, [query, canManage, handle, members]);
 
-  const sorted = [...members].sort((a, b) => Number(Boolean(b.user?.online)) - Number(Boolean(a.user?.online)) || displayName(a.user).localeCompare(displayName(b.user)));
+  const sorted = [...members].sort((a, b) => Number(Boolean(b.user?.online)) - Number(Boolean(a.user?.online)) || displayName(a.user).localeCompare(displayName(b.user), locale));
   return (
     <div className="members" part="members">
       <p className="members-summary">
-        {members.length} members · {watcherCount} watching now
+        {t('members.summary', { count: members.length, watching: watcherCount })}
       </p>
       {canManage && (
         <div className="member-add">
           <input
             type="search"
             className="member-search"
-            placeholder="Add someone by name or id…"
-            aria-label="Add a member"
+            placeholder={t('members.addPlaceholder')}
+            aria-label={t('members.addLabel')}
             value={query}
             onChange={(event) => setQuery(event.currentTarget.value)}
           />
           {found.length > 0 && (
-            <ul className="member-results" aria-label="People to add">
+            <ul className="member-results" aria-label={t('members.results')}>
               {found.map((user) => (
                 <li key={user.id}>
                   <button
@@ -61,7 +63,7 @@ export function MembersView({ handle, ownUserId }: { handle: ChannelHandle; ownU
                   >
                     <span className="avatar" aria-hidden="true">{initial(displayName(user))}</span>
                     <span className="channel-text">{displayName(user)}</span>
-                    <span className="member-add-label">Add</span>
+                    <span className="member-add-label">{t('members.add')}</span>
                   </button>
                 </li>
               ))}
@@ -69,7 +71,7 @@ export function MembersView({ handle, ownUserId }: { handle: ChannelHandle; ownU
           )}
         </div>
       )}
-      <ul className="member-list" aria-label="Members">
+      <ul className="member-list" aria-label={t('panel.members')}>
         {sorted.map((member) => (
           <li key={member.user_id} className="member" part="member">
             <span className="avatar" aria-hidden="true">
@@ -79,13 +81,13 @@ export function MembersView({ handle, ownUserId }: { handle: ChannelHandle; ownU
             <span className="channel-text">
               <span className="channel-name">
                 {displayName(member.user)}
-                {member.user_id === ownUserId && ' (you)'}
+                {member.user_id === ownUserId && t('members.you')}
               </span>
-              <span className="channel-preview">{member.user?.online ? 'Online' : 'Offline'}</span>
+              <span className="channel-preview">{t(member.user?.online ? 'members.online' : 'members.offline')}</span>
             </span>
             {canManage && member.user_id !== ownUserId && (
-              <button type="button" className="link-button" aria-label={`Remove ${displayName(member.user)}`} onClick={() => void handle.changeMembers({ remove: [member.user_id as string] })}>
-                Remove
+              <button type="button" className="link-button" aria-label={t('members.remove', { name: displayName(member.user) })} onClick={() => void handle.changeMembers({ remove: [member.user_id as string] })}>
+                {t('members.removeShort')}
               </button>
             )}
           </li>

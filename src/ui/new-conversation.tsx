@@ -2,7 +2,9 @@ import { useEffect, useState } from 'react';
 import type { StreamChat, UserResponse } from 'stream-chat';
 import type { ChannelRef } from '../element/attributes';
 import { openDirectConversation } from '../session/direct-conversation';
-import { describeApiError } from '../session/session-error';
+import { text, type Text } from '../i18n/translate';
+import { why } from '../session/session-error';
+import { useT } from './localization';
 import { displayName, initial } from './format';
 
 const SEARCH_DEBOUNCE_MS = 300;
@@ -12,13 +14,14 @@ interface NewConversationProps {
   userId: string;
   onStarted: (ref: ChannelRef) => void;
   onCancel: () => void;
-  onError: (text: string) => void;
+  onError: (notice: Text) => void;
 }
 
 /** Finds a person and opens (or creates) the direct conversation with them: the channel of a member list. */
 export function NewConversation({ client, userId, onStarted, onCancel, onError }: NewConversationProps) {
   const [query, setQuery] = useState('');
   const [found, setFound] = useState<UserResponse[]>([]);
+  const t = useT();
 
   useEffect(() => {
     if (!query.trim()) {
@@ -29,7 +32,7 @@ export function NewConversation({ client, userId, onStarted, onCancel, onError }
       void client
         .queryUsers({ $or: [{ id: { $autocomplete: query } }, { name: { $autocomplete: query } }] }, { id: 1 }, { limit: 9 })
         .then(({ users }) => setFound(users.filter((user) => user.id !== userId).slice(0, 8)))
-        .catch((error: unknown) => onError(`People could not be searched: ${describeApiError(error).text}.`));
+        .catch((error: unknown) => onError(text('new.searchFailed', { why: why(error) })));
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [query, client, userId, onError]);
@@ -38,7 +41,7 @@ export function NewConversation({ client, userId, onStarted, onCancel, onError }
     try {
       onStarted(await openDirectConversation(client, userId, other.id));
     } catch (error) {
-      onError(`The conversation could not be started: ${describeApiError(error).text}.`);
+      onError(text('new.startFailed', { why: why(error) }));
     }
   };
 
@@ -48,8 +51,8 @@ export function NewConversation({ client, userId, onStarted, onCancel, onError }
         <input
           type="search"
           className="member-search"
-          placeholder="Who do you want to talk to?"
-          aria-label="Find a person"
+          placeholder={t('new.placeholder')}
+          aria-label={t('new.label')}
           value={query}
           // eslint-disable-next-line jsx-a11y/no-autofocus -- the person asked to start typing a name
           autoFocus
@@ -57,11 +60,11 @@ export function NewConversation({ client, userId, onStarted, onCancel, onError }
           onKeyDown={(event) => event.key === 'Escape' && onCancel()}
         />
         <button type="button" className="link-button" onClick={onCancel}>
-          Cancel
+          {t('new.cancel')}
         </button>
       </div>
       {found.length > 0 && (
-        <ul className="member-results" aria-label="People">
+        <ul className="member-results" aria-label={t('new.people')}>
           {found.map((user) => (
             <li key={user.id}>
               <button type="button" className="channel-item" onClick={() => void start(user)}>

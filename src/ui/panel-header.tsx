@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { BackIcon, CloseIcon } from './icons';
+import { useT } from './localization';
 
 interface PanelHeaderProps {
   title: string;
@@ -12,11 +13,12 @@ interface PanelHeaderProps {
   actions?: ReactNode;
 }
 
-export function PanelHeader({ title, subtitle, onBack, backLabel = 'Back', onClose, actions }: PanelHeaderProps) {
+export function PanelHeader({ title, subtitle, onBack, backLabel, onClose, actions }: PanelHeaderProps) {
+  const t = useT();
   return (
     <header className="header" part="header">
       {onBack && (
-        <button type="button" className="icon-button" part="back-button" aria-label={backLabel} onClick={onBack}>
+        <button type="button" className="icon-button" part="back-button" aria-label={backLabel ?? t('panel.back')} onClick={onBack}>
           <BackIcon />
         </button>
       )}
@@ -26,7 +28,7 @@ export function PanelHeader({ title, subtitle, onBack, backLabel = 'Back', onClo
       </div>
       {actions}
       {onClose && (
-        <button type="button" className="icon-button" part="close-button" aria-label="Close chat" onClick={onClose}>
+        <button type="button" className="icon-button" part="close-button" aria-label={t('panel.close')} onClick={onClose}>
           <CloseIcon />
         </button>
       )}

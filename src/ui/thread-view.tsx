@@ -6,6 +6,7 @@ import { useStateStore } from '../session/use-state-store';
 import { Composer } from './composer/composer';
 import { MessageItem, type MessageHandlers } from './message/message-item';
 import { StatusView } from './status-view';
+import { useSay, useT } from './localization';
 
 const selectLoad = (state: ThreadLoadState) => ({ ...state });
 const selectThread = (state: ThreadState) => ({
@@ -27,20 +28,23 @@ interface ThreadViewProps {
 /** A thread: its parent message, the replies (earlier ones on request), and a reply composer. */
 export function ThreadView({ handle, ...props }: ThreadViewProps) {
   const { status, error, thread } = useStateStore(handle.state, selectLoad);
+  const t = useT();
+  const say = useSay();
   useEffect(() => {
     void handle.open();
     return () => handle.close();
   }, [handle]);
   if (status === 'error') {
-    return <StatusView tone="error" title="This thread could not be opened." detail={error?.message} actionLabel="Try again" onAction={() => void handle.open()} />;
+    return <StatusView tone="error" title={t('thread.failed')} detail={say(error?.text)} actionLabel={t('panel.tryAgain')} onAction={() => void handle.open()} />;
   }
-  if (!thread) return <StatusView tone="info" title="Loading the thread…" />;
+  if (!thread) return <StatusView tone="info" title={t('thread.loading')} />;
   return <ThreadContent handle={handle} thread={thread} {...props} />;
 }
 
 function ThreadContent({ handle, thread, ownUserId, offline, capabilities, handlers, onSendResult }: ThreadViewProps & { thread: NonNullable<ThreadLoadState['thread']> }) {
   const { parent, replies, pagination, replyCount } = useStateStore(thread.state, selectThread);
   const [loadingEarlier, setLoadingEarlier] = useState(false);
+  const t = useT();
   const itemHandlers: MessageHandlers = useMemo(
     () => ({ ...handlers, onOpenThread: () => undefined, onRetry: (id) => void handle.retry(id).then(onSendResult) }),
     [handlers, handle, onSendResult],
@@ -63,10 +67,10 @@ function ThreadContent({ handle, thread, ownUserId, offline, capabilities, handl
   return (
     <>
       <div className="message-scroller thread" part="thread">
-        <ol className="message-list" role="log" aria-label="Thread">
+        <ol className="message-list" role="log" aria-label={t('channel.thread')}>
           {item(parent)}
           <li className="row thread-divider" role="separator">
-            <span>{replyCount === 0 ? 'No replies yet' : replyCount === 1 ? '1 reply' : `${replyCount} replies`}</span>
+            <span>{replyCount === 0 ? t('thread.noReplies') : t('message.replies', { count: replyCount })}</span>
           </li>
           {pagination.prevCursor && (
             <li className="row">
@@ -79,7 +83,7 @@ function ThreadContent({ handle, thread, ownUserId, offline, capabilities, handl
                   void thread.loadPrevPage().finally(() => setLoadingEarlier(false));
                 }}
               >
-                {loadingEarlier ? 'Loading…' : 'Show earlier replies'}
+                {t(loadingEarlier ? 'thread.loadingEarlier' : 'thread.earlier')}
               </button>
             </li>
           )}

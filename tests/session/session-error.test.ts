@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { english } from '../../src/i18n/english';
 import { describeApiError, retryAfter } from '../../src/session/session-error';
+
+const read = (error: unknown) => {
+  const { code, text } = describeApiError(error);
+  return { code, text: english(text) };
+};
 
 // An HTTP refusal as the SDK throws it: code, status and the axios response with its headers.
 const refusal = (code: number, headers: Record<string, string> = {}) =>
@@ -19,9 +25,9 @@ describe('reading a refusal', () => {
   });
 
   it('words the rate limit and the connection cap for the visitor', () => {
-    expect(describeApiError(refusal(9))).toEqual({ code: 9, text: 'sending too fast' });
+    expect(read(refusal(9))).toEqual({ code: 9, text: 'sending too fast' });
     // A socket refused by the per-user cap: the SDK's WS error carries the code.
     const socket = Object.assign(new Error("WS failed with code 71 and reason - user 'ann' already has 25 open connections"), { code: 71 });
-    expect(describeApiError(socket)).toEqual({ code: 71, text: 'too many chat windows are open; close one and try again' });
+    expect(read(socket)).toEqual({ code: 71, text: 'too many chat windows are open; close one and try again' });
   });
 });

@@ -48,7 +48,7 @@ describe('composer text', () => {
     type(textarea, 'x'.repeat(4900));
     await waitFor(() => expect(part(el, 'char-counter')?.textContent).toBe('100 characters left'));
     type(textarea, 'x'.repeat(5003));
-    await waitFor(() => expect(part(el, 'char-counter')?.textContent).toBe('3 characters over the limit of 5000'));
+    await waitFor(() => expect(part(el, 'char-counter')?.textContent).toBe('3 characters over the limit of 5,000'));
     expect((part(el, 'send-button') as HTMLButtonElement).disabled).toBe(true);
     const sent = record(el, 'chat-widget-message-sent');
     fireEvent.keyDown(textarea, { key: 'Enter' });

@@ -22,7 +22,7 @@ describe('buildRows', () => {
       null,
       now,
     );
-    expect(rows.map((r) => (r.kind === 'message' ? `${r.key}${r.continued ? '+' : ''}` : r.kind === 'date' ? r.label : r.kind))).toEqual([
+    expect(rows.map((r) => (r.kind === 'message' ? `${r.key}${r.continued ? '+' : ''}` : r.kind === 'date' ? dayLabel(r.day, 'en', now) : r.kind))).toEqual([
       'Yesterday', 'a', 'b+', 'c', 'Today', 'd', 'e+',
     ]);
     expect(rows.filter((r) => r.kind === 'message' && r.own).map((r) => r.key)).toEqual(['a', 'b', 'c']);
@@ -52,7 +52,14 @@ describe('buildRows', () => {
 
 describe('dayLabel', () => {
   it('names older days with the weekday, and the year when it is not this year', () => {
-    expect(dayLabel(at('2026-11-16T10:00:00'), at('2026-11-21T12:00:00'))).toMatch(/Monday/);
-    expect(dayLabel(at('2025-03-03T10:00:00'), at('2026-11-21T12:00:00'))).toMatch(/2025/);
+    expect(dayLabel(at('2026-11-16T10:00:00'), 'en', at('2026-11-21T12:00:00'))).toMatch(/Monday/);
+    expect(dayLabel(at('2025-03-03T10:00:00'), 'en', at('2026-11-21T12:00:00'))).toMatch(/2025/);
+  });
+
+  it('says today and yesterday in the panel language, from Intl', () => {
+    const now = at('2026-11-21T12:00:00');
+    expect(dayLabel(at('2026-11-21T08:00:00'), 'de', now)).toBe('Heute');
+    expect(dayLabel(at('2026-11-20T08:00:00'), 'fr', now)).toBe('Hier');
+    expect(dayLabel(at('2026-11-16T10:00:00'), 'de', now)).toMatch(/Montag/);
   });
 });

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { MessageComposer } from 'stream-chat';
+import { english } from '../../i18n/english';
+import { text, type Text } from '../../i18n/translate';
 
 /**
  * Hands files to the SDK's attachment manager, which checks and uploads them. It takes only as
@@ -9,19 +11,17 @@ import type { MessageComposer } from 'stream-chat';
 export function addFiles(composer: MessageComposer, files: File[]) {
   const manager = composer.attachmentManager;
   if (files.length === 0) return;
-  const notify = (message: string, type: string) =>
-    composer.client.notifications.addWarning({ message, origin: { emitter: 'Composer' }, options: { type } });
+  // The SDK's notifications carry English; the panel says `text` in the visitor's language.
+  const notify = (said: Text, type: string) =>
+    composer.client.notifications.addWarning({ message: english(said), origin: { emitter: 'Composer' }, options: { type, metadata: { text: said } } });
   if (!manager.hasUploadPermission) {
-    notify('Files cannot be attached in this conversation', 'permission:attachment:upload:denied');
+    notify(text('composer.noFiles'), 'permission:attachment:upload:denied');
     return;
   }
   const room = Math.max(0, manager.availableUploadSlots);
   if (files.length > room) {
     const left = files.length - room;
-    notify(
-      `A message can carry at most ${manager.maxNumberOfFilesPerMessage} attachments: ${left === 1 ? '1 file was' : `${left} files were`} not added`,
-      'validation:attachment:count:exceeded',
-    );
+    notify(text('composer.tooManyFiles', { max: manager.maxNumberOfFilesPerMessage, count: left }), 'validation:attachment:count:exceeded');
   }
   void manager.uploadFiles(files);
 }

@@ -2,26 +2,33 @@ import { memo } from 'react';
 import type { AttachmentManager, AttachmentManagerState, LocalAttachment, LocalUploadAttachment } from 'stream-chat';
 import { isLocalUploadAttachment } from 'stream-chat';
 import { useStateStore } from '../../session/use-state-store';
+import type { Translate } from '../../i18n/translate';
 import { formatBytes, safeUrl } from '../format';
 import { CloseIcon, FileIcon } from '../icons';
+import { useLocalization } from '../localization';
 import { blockedReason } from './notifications';
 
 const selectAttachments = (state: AttachmentManagerState) => ({ attachments: state.attachments });
 
 const attachmentName = (attachment: LocalAttachment) =>
-  attachment.title || attachment.fallback || (isLocalUploadAttachment(attachment) ? attachment.localMetadata.file.name : '') || 'Attachment';
+  attachment.title || attachment.fallback || (isLocalUploadAttachment(attachment) ? attachment.localMetadata.file.name : '') || '';
 
 /** What the SDK says about one attachment's upload, in words. */
-function statusText(attachment: LocalAttachment): string {
+function statusText(t: Translate, locale: string, attachment: LocalAttachment): string {
   const meta = attachment.localMetadata as Partial<LocalUploadAttachment['localMetadata']>;
-  const progress = meta.uploadConfirmationPending || meta.uploadProgress === undefined ? '' : ` ${meta.uploadProgress}%`;
-  return {
-    pending: 'Waiting to upload…',
-    uploading: `Uploading${progress}…`,
-    failed: 'Upload failed',
-    blocked: `Not uploaded: ${blockedReason(meta.uploadPermissionCheck?.reason) ?? 'not accepted here'}`,
-    finished: '',
-  }[meta.uploadState ?? 'finished'] || formatBytes(attachment.file_size);
+  const percent = meta.uploadConfirmationPending ? undefined : meta.uploadProgress;
+  switch (meta.uploadState) {
+    case 'pending':
+      return t('composer.waiting');
+    case 'uploading':
+      return percent === undefined ? t('composer.uploading') : t('composer.uploadingPercent', { percent });
+    case 'failed':
+      return t('composer.uploadFailed');
+    case 'blocked':
+      return t('composer.blocked', { why: blockedReason(meta.uploadPermissionCheck?.reason) ?? { key: 'composer.blockedUnknown' } });
+    default:
+      return formatBytes(attachment.file_size, locale);
+  }
 }
 
 function Thumbnail({ attachment }: { attachment: LocalAttachment }) {
@@ -42,31 +49,32 @@ function Thumbnail({ attachment }: { attachment: LocalAttachment }) {
  */
 export const AttachmentPreviews = memo(function AttachmentPreviews({ manager }: { manager: AttachmentManager }) {
   const { attachments } = useStateStore(manager.state, selectAttachments);
+  const { t, locale } = useLocalization();
   if (attachments.length === 0) return null;
   return (
-    <ul className="attachment-previews" part="attachment-previews" aria-label="Attachments">
+    <ul className="attachment-previews" part="attachment-previews" aria-label={t('composer.attachments')}>
       {attachments.map((attachment) => {
         const state = isLocalUploadAttachment(attachment) ? attachment.localMetadata.uploadState : 'finished';
-        const name = attachmentName(attachment);
+        const name = attachmentName(attachment) || t('message.attachment');
         return (
           <li key={attachment.localMetadata.id} className="attachment-preview" part="attachment-preview" data-state={state}>
             <Thumbnail attachment={attachment} />
             <span className="attachment-info">
               <span className="attachment-name">{name}</span>
               <span className={`attachment-status${state === 'failed' || state === 'blocked' ? ' failed' : ''}`}>
-                {statusText(attachment)}
+                {statusText(t, locale, attachment)}
                 {state === 'uploading' && <progress className="upload-progress" max={100} value={(attachment.localMetadata as { uploadProgress?: number }).uploadProgress} />}
               </span>
             </span>
             {state === 'failed' && isLocalUploadAttachment(attachment) && (
               <button type="button" className="link-button" onClick={() => void manager.uploadAttachment(attachment)}>
-                Retry
+                {t('message.retry')}
               </button>
             )}
             <button
               type="button"
               className="icon-button small"
-              aria-label={`Remove ${name}`}
+              aria-label={t('composer.remove', { name })}
               onClick={() => manager.removeAttachments([attachment.localMetadata.id])}
             >
               <CloseIcon />

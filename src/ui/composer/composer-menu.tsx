@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { FileIcon, PinIcon, PlusIcon, PollIcon } from '../icons';
+import { useT } from '../localization';
 
 export type ComposerTool = 'files' | 'poll' | 'location';
 
-const TOOLS = { files: [FileIcon, 'Photo or file'], poll: [PollIcon, 'Poll'], location: [PinIcon, 'Location'] } as const;
+const TOOLS = { files: [FileIcon, 'composer.toolFiles'], poll: [PollIcon, 'composer.toolPoll'], location: [PinIcon, 'composer.toolLocation'] } as const;
 
 /**
  * The + button beside the text box (a disclosure: its choices follow it in tab order): attach
@@ -11,6 +12,7 @@ const TOOLS = { files: [FileIcon, 'Photo or file'], poll: [PollIcon, 'Poll'], lo
  */
 export function ComposerMenu({ tools, disabled, onChoose }: { tools: ComposerTool[]; disabled: boolean; onChoose: (tool: ComposerTool) => void }) {
   const [open, setOpen] = useState(false);
+  const t = useT();
   const root = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -36,7 +38,7 @@ export function ComposerMenu({ tools, disabled, onChoose }: { tools: ComposerToo
         type="button"
         className="composer-tool"
         part="composer-menu-button"
-        aria-label="Add to message"
+        aria-label={t('composer.add')}
         aria-expanded={open}
         disabled={disabled}
         onClick={() => setOpen(!open)}
@@ -58,7 +60,7 @@ export function ComposerMenu({ tools, disabled, onChoose }: { tools: ComposerToo
                 }}
               >
                 <Icon />
-                {label}
+                {t(label)}
               </button>
             );
           })}

@@ -4,6 +4,7 @@ import type { SendResult } from '../../session/channel-handle';
 import { useStateStore } from '../../session/use-state-store';
 import { displayName } from '../format';
 import { CloseIcon, SendIcon } from '../icons';
+import { useT } from '../localization';
 import { addFiles, useFileDrop } from './attachment-input';
 import { AttachmentPreviews } from './attachment-previews';
 import { ComposerMenu, type ComposerTool } from './composer-menu';
@@ -47,6 +48,7 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
   // Read for what they change in the SDK's sendability (hasSendableData), below.
   useStateStore(composer.attachmentManager.state, selectAttachments);
   const [sheet, setSheet] = useState<'poll' | 'location' | null>(null);
+  const t = useT();
   const form = useRef<HTMLFormElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const { max } = useStateStore(composer.configState, selectLimit);
@@ -146,17 +148,15 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
           <div className="composer-context" part="composer-context">
             <span className="composer-context-text">
               {editing ? (
-                <>Editing your message · Esc to cancel</>
+                t('composer.editing')
               ) : (
-                <>
-                  Quoting <strong>{displayName(quoted?.user)}</strong>: {quoted?.text}
-                </>
+                t('composer.quoting', { name: displayName(quoted?.user), text: quoted?.text ?? '' })
               )}
             </span>
             <button
               type="button"
               className="icon-button small"
-              aria-label={editing ? 'Cancel editing' : 'Remove quote'}
+              aria-label={t(editing ? 'composer.cancelEditing' : 'composer.removeQuote')}
               onClick={() => (editing ? composer.clear() : composer.setQuotedMessage(null))}
             >
               <CloseIcon />
@@ -175,7 +175,7 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
               multiple
               hidden
               part="file-input"
-              aria-label="Attach files"
+              aria-label={t('composer.attach')}
               onChange={(event) => {
                 addFiles(composer, Array.from(event.currentTarget.files ?? []));
                 event.currentTarget.value = '';
@@ -186,7 +186,7 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
             // A chosen command lives in the SDK's state, not in the text: show it as a chip.
             <span className="command-chip" part="command-chip">
               /{command.name}
-              <button type="button" aria-label={`Remove /${command.name}`} onClick={() => composer.textComposer.clearCommand()}>
+              <button type="button" aria-label={t('composer.removeCommand', { name: command.name })} onClick={() => composer.textComposer.clearCommand()}>
                 ×
               </button>
             </span>
@@ -196,8 +196,8 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
             className="composer-input"
             part="composer-input"
             rows={1}
-            placeholder={command ? command.args || command.description || '' : inThread ? 'Reply in thread…' : 'Write a message…'}
-            aria-label={inThread ? 'Reply' : 'Message'}
+            placeholder={command ? command.args || command.description || '' : t(inThread ? 'composer.placeholderThread' : 'composer.placeholder')}
+            aria-label={t(inThread ? 'composer.labelThread' : 'composer.label')}
             value={text}
             disabled={disabled}
             role="combobox"
@@ -215,18 +215,18 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
             onKeyDown={onKeyDown}
             onPaste={onPaste}
           />
-          <button type="submit" className="send-button" part="send-button" aria-label={editing ? 'Save' : 'Send'} disabled={!canSend}>
+          <button type="submit" className="send-button" part="send-button" aria-label={t(editing ? 'composer.save' : 'composer.send')} disabled={!canSend}>
             <SendIcon />
           </button>
         </div>
         {remaining !== null && remaining <= COUNTER_FROM_REMAINING && (
           <p className={`char-counter${tooLong ? ' over' : ''}`} part="char-counter" aria-live="polite">
-            {tooLong ? `${-remaining} characters over the limit of ${max}` : `${remaining} characters left`}
+            {tooLong ? t('composer.charactersOver', { count: -remaining, max: max ?? 0 }) : t('composer.charactersLeft', { count: remaining })}
           </p>
         )}
         {inThread && (
           <label className="reply-in-channel">
-            <input type="checkbox" checked={showReplyInChannel} onChange={() => composer.toggleShowReplyInChannel()} /> Also send to channel
+            <input type="checkbox" checked={showReplyInChannel} onChange={() => composer.toggleShowReplyInChannel()} /> {t('composer.alsoChannel')}
           </label>
         )}
       </form>

@@ -4,13 +4,15 @@ import { LinkPreviewStatus } from 'stream-chat';
 import { useStateStore } from '../../session/use-state-store';
 import { hideBroken, hostOf, safeUrl } from '../format';
 import { CloseIcon } from '../icons';
+import { useT } from '../localization';
 
 const selectPreviews = (state: LinkPreviewsManagerState) => ({ previews: state.previews });
 
 function Body({ preview: p }: { preview: LinkPreview }) {
+  const t = useT();
   const loaded = p.status === LinkPreviewStatus.LOADED;
   const image = loaded ? safeUrl(p.thumb_url ?? p.image_url) : undefined;
-  const title = loaded ? p.title || hostOf(p.og_scrape_url) : p.status === LinkPreviewStatus.FAILED ? 'No preview for this link' : 'Loading link preview…';
+  const title = loaded ? p.title || hostOf(p.og_scrape_url) : t(p.status === LinkPreviewStatus.FAILED ? 'composer.previewFailed' : 'composer.previewLoading');
   return (
     <>
       {image && <img className="link-preview-image" src={image} alt="" width={40} height={40} onError={hideBroken} />}
@@ -29,19 +31,20 @@ function Body({ preview: p }: { preview: LinkPreview }) {
  */
 export const LinkPreviews = memo(function LinkPreviews({ manager }: { manager: LinkPreviewsManager }) {
   const { previews } = useStateStore(manager.state, selectPreviews);
+  const t = useT();
   const shown = [...previews.values()].filter(
     (preview) => preview.status !== LinkPreviewStatus.DISMISSED && preview.status !== LinkPreviewStatus.PENDING,
   );
   if (shown.length === 0) return null;
   return (
-    <ul className="link-previews" aria-label="Link previews">
+    <ul className="link-previews" aria-label={t('composer.linkPreviews')}>
       {shown.map((preview) => (
         <li key={preview.og_scrape_url} className="link-preview" part="link-preview" data-status={preview.status}>
           <Body preview={preview} />
           <button
             type="button"
             className="icon-button small"
-            aria-label={`Remove the preview of ${hostOf(preview.og_scrape_url)}`}
+            aria-label={t('composer.removePreview', { host: hostOf(preview.og_scrape_url) })}
             onClick={() => manager.dismissPreview(preview.og_scrape_url)}
           >
             <CloseIcon />

@@ -1,15 +1,17 @@
 import { useId, useState } from 'react';
 import type { MessageComposer } from 'stream-chat';
 import { errorDetail } from '../../session/session-error';
-import { currentPosition, shareLocation } from '../../session/share-location';
+import { currentPosition, LocationError, shareLocation } from '../../session/share-location';
 import { Sheet } from './sheet';
+import { text, type Text } from '../../i18n/translate';
+import { useSay, useT } from '../localization';
 
 const MINUTE = 60_000;
 /** How long a live location can be shared for; the SDK refuses anything under a minute. */
-export const LIVE_DURATIONS: Array<[number, string]> = [
-  [15 * MINUTE, '15 minutes'],
-  [60 * MINUTE, '1 hour'],
-  [8 * 60 * MINUTE, '8 hours'],
+export const LIVE_DURATIONS: Array<[number, Text]> = [
+  [15 * MINUTE, text('location.forMinutes', { count: 15 })],
+  [60 * MINUTE, text('location.forHours', { count: 1 })],
+  [8 * 60 * MINUTE, text('location.forHours', { count: 8 })],
 ];
 
 /** Share the current position once, or live for a while (updated as the device moves). */
@@ -17,7 +19,9 @@ export function LocationForm({ composer, onClose }: { composer: MessageComposer;
   const id = useId();
   const [duration, setDuration] = useState(LIVE_DURATIONS[0]?.[0] ?? MINUTE);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Text | null>(null);
+  const t = useT();
+  const say = useSay();
 
   const share = async (durationMs?: number) => {
     setBusy(true);
@@ -27,37 +31,37 @@ export function LocationForm({ composer, onClose }: { composer: MessageComposer;
       onClose();
     } catch (failure) {
       setBusy(false);
-      setError(errorDetail(failure));
+      setError(failure instanceof LocationError ? failure.text : text('location.failed', { why: errorDetail(failure) }));
     }
   };
 
   return (
-    <Sheet title="Share your location" part="location-form" onClose={onClose}>
-      <p className="sheet-text">Others see the coordinates and a map link.</p>
+    <Sheet title={t('location.title')} part="location-form" onClose={onClose}>
+      <p className="sheet-text">{t('location.text')}</p>
       <button type="button" className="button wide" part="share-location-button" disabled={busy} onClick={() => void share()}>
-        Send my current location
+        {t('location.sendCurrent')}
       </button>
       <div className="field live-location-field">
         <label className="field-label" htmlFor={`${id}-duration`}>
-          Or share it live as you move
+          {t('location.liveLabel')}
         </label>
         <div className="inline-controls">
           <select id={`${id}-duration`} className="text-field" value={duration} onChange={(event) => setDuration(Number(event.currentTarget.value))}>
             {LIVE_DURATIONS.map(([ms, label]) => (
               <option key={ms} value={ms}>
-                for {label}
+                {say(label)}
               </option>
             ))}
           </select>
           <button type="button" className="button secondary" part="share-live-location-button" disabled={busy} onClick={() => void share(duration)}>
-            Share live
+            {t('location.shareLive')}
           </button>
         </div>
       </div>
-      {busy && <p className="sheet-text">Finding your position…</p>}
+      {busy && <p className="sheet-text">{t('location.finding')}</p>}
       {error && (
         <p className="field-error" role="alert">
-          {error}
+          {say(error)}
         </p>
       )}
     </Sheet>

@@ -1,21 +1,35 @@
 import { memo, useEffect, useRef } from 'react';
 import type { Notification, NotificationState, StreamChat } from 'stream-chat';
+import type { MessageKey } from '../../i18n/en';
+import { isText, text, type Text, type Translate } from '../../i18n/translate';
 import { errorDetail } from '../../session/session-error';
 import { useStateStore } from '../../session/use-state-store';
 import { CloseIcon } from '../icons';
+import { useT } from '../localization';
 
 const selectNotifications = (state: NotificationState) => ({ notifications: state.notifications });
 // Long enough to read a sentence; the SDK's own default (3 s) is tuned for toasts beside a form.
 const SHOW_MS = 6000;
 
 /** Why the SDK's upload check (UploadPermissionCheckResult) blocked a file, as a reader understands it. */
-export const blockedReason = (reason: string | undefined) =>
-  reason === 'size_limit' ? 'the file is too large' : reason?.includes('_') ? 'this type of file is not allowed' : undefined;
+export const blockedReason = (reason: string | undefined): Text | undefined =>
+  reason === 'size_limit' ? text('upload.tooLarge') : reason?.includes('_') ? text('upload.typeNotAllowed') : undefined;
 
-function text(notification: Notification): string {
+/** The SDK's own English sentence in the visitor's words, where the catalogue has it. */
+export function sdkText(t: Translate, message: string): string {
+  const key = `sdk.${message}`;
+  const said = t(key as MessageKey);
+  return said === key ? message : said;
+}
+
+/** A notification in words: the widget's own carry their text; the SDK's are its English sentences. */
+function describe(t: Translate, notification: Notification): string {
+  const own = notification.metadata?.text;
+  if (isText(own)) return t(own.key, own.params);
+  const message = sdkText(t, notification.message);
   const reason = notification.metadata?.reason;
-  if (typeof reason !== 'string' || !reason) return notification.message;
-  return `${notification.message}: ${blockedReason(reason) ?? errorDetail(reason)}.`;
+  if (typeof reason !== 'string' || !reason) return message;
+  return t('composer.notification', { message, why: blockedReason(reason) ?? errorDetail(reason) });
 }
 
 /**
@@ -25,6 +39,7 @@ function text(notification: Notification): string {
  */
 export const Notifications = memo(function Notifications({ client }: { client: StreamChat }) {
   const { notifications } = useStateStore(client.notifications.store, selectNotifications);
+  const t = useT();
   const timed = useRef(new Set<string>());
   useEffect(() => {
     for (const { id } of notifications) {
@@ -38,8 +53,8 @@ export const Notifications = memo(function Notifications({ client }: { client: S
     <ul className="notifications" part="notifications" role="status" aria-live="polite">
       {notifications.map((notification) => (
         <li key={notification.id} className={`notification ${notification.severity ?? 'info'}`} part="notification">
-          <span>{text(notification)}</span>
-          <button type="button" className="icon-button small" aria-label="Dismiss" onClick={() => client.notifications.remove(notification.id)}>
+          <span>{describe(t, notification)}</span>
+          <button type="button" className="icon-button small" aria-label={t('panel.dismiss')} onClick={() => client.notifications.remove(notification.id)}>
             <CloseIcon />
           </button>
         </li>

@@ -4,6 +4,10 @@ import { VotingVisibility } from 'stream-chat';
 import { errorDetail } from '../../session/session-error';
 import { useStateStore } from '../../session/use-state-store';
 import { Field, Sheet } from './sheet';
+import type { MessageKey } from '../../i18n/en';
+import { text, type Text } from '../../i18n/translate';
+import { useSay, useT } from '../localization';
+import { sdkText } from './notifications';
 
 const selectPoll = (state: PollComposerState) => ({ data: state.data, errors: state.errors });
 
@@ -24,7 +28,11 @@ export function PollForm({ composer, onClose, onCreated }: PollFormProps) {
   const { pollComposer } = composer;
   const { data, errors } = useStateStore(pollComposer.state, selectPoll);
   const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<Text | null>(null);
+  const t = useT();
+  const say = useSay();
+  // The poll composer's checks are the SDK's English sentences.
+  const sdk = (error: string | undefined) => (error ? sdkText(t, error) : undefined);
   const id = useId();
   const update = (fields: Parameters<typeof pollComposer.updateFields>[0]) => void pollComposer.updateFields(fields);
   const blur = (field: keyof PollComposerState['data']) => () => void pollComposer.handleFieldBlur(field);
@@ -39,7 +47,7 @@ export function PollForm({ composer, onClose, onCreated }: PollFormProps) {
       await composer.createPoll();
     } catch (error) {
       setBusy(false);
-      setFailure(`The poll was not created: ${errorDetail(error)}.`);
+      setFailure(text('poll.notCreated', { why: errorDetail(error) }));
       return;
     }
     setBusy(false);
@@ -48,42 +56,42 @@ export function PollForm({ composer, onClose, onCreated }: PollFormProps) {
     await onCreated();
   };
 
-  const checkbox = (field: 'enforce_unique_vote' | 'allow_answers' | 'allow_user_suggested_options', label: string) => (
+  const checkbox = (field: 'enforce_unique_vote' | 'allow_answers' | 'allow_user_suggested_options', label: MessageKey) => (
     <label className="check">
       <input type="checkbox" checked={Boolean(data[field])} onChange={(event) => update({ [field]: event.currentTarget.checked })} />
-      {label}
+      {t(label)}
     </label>
   );
 
   return (
     <Sheet
-      title="New poll"
+      title={t('poll.new')}
       part="poll-form"
       onClose={onClose}
       onSubmit={() => void create()}
       footer={
         <>
           <button type="button" className="button secondary" onClick={onClose}>
-            Cancel
+            {t('new.cancel')}
           </button>
           <button type="submit" className="button" part="create-poll-button" disabled={busy || !pollComposer.canCreatePoll}>
-            {busy ? 'Creating…' : 'Create poll'}
+            {t(busy ? 'poll.creating' : 'poll.create')}
           </button>
         </>
       }
     >
-      <Field id={`${id}-name`} label="Question" error={errors.name}>
+      <Field id={`${id}-name`} label={t('poll.question')} error={sdk(errors.name)}>
         <input
           id={`${id}-name`}
           className="text-field"
           value={data.name}
-          placeholder="Ask a question"
+          placeholder={t('poll.questionPlaceholder')}
           {...invalid(errors.name, 'name')}
           onInput={(event) => update({ name: event.currentTarget.value })}
           onBlur={blur('name')}
         />
       </Field>
-      <Field id={`${id}-description`} label="Description (optional)">
+      <Field id={`${id}-description`} label={t('poll.description')}>
         <input
           id={`${id}-description`}
           className="text-field"
@@ -92,7 +100,7 @@ export function PollForm({ composer, onClose, onCreated }: PollFormProps) {
         />
       </Field>
       <fieldset className="field">
-        <legend className="field-label">Options</legend>
+        <legend className="field-label">{t('poll.options')}</legend>
         {data.options.map((option, index) => {
           const error = errors.options?.[option.id];
           return (
@@ -101,15 +109,15 @@ export function PollForm({ composer, onClose, onCreated }: PollFormProps) {
                 id={`${id}-option-${option.id}`}
                 className="text-field"
                 value={option.text}
-                aria-label={`Option ${index + 1}`}
-                placeholder={index === data.options.length - 1 ? 'Add an option' : ''}
+                aria-label={t('poll.option', { number: index + 1 })}
+                placeholder={index === data.options.length - 1 ? t('poll.addOption') : ''}
                 {...invalid(error, `option-${option.id}`)}
                 onInput={(event) => update({ options: { index, text: event.currentTarget.value } })}
                 onBlur={blur('options')}
               />
               {error && (
                 <p className="field-error" id={`${id}-option-${option.id}-error`} role="alert">
-                  {error}
+                  {sdk(error)}
                 </p>
               )}
             </div>
@@ -117,9 +125,9 @@ export function PollForm({ composer, onClose, onCreated }: PollFormProps) {
         })}
       </fieldset>
       <div className="field">
-        {checkbox('enforce_unique_vote', 'One vote per person')}
+        {checkbox('enforce_unique_vote', 'poll.uniqueVote')}
       </div>
-      <Field id={`${id}-max`} label="Votes per person (2 to 10, or empty)" error={errors.max_votes_allowed}>
+      <Field id={`${id}-max`} label={t('poll.maxVotes')} error={sdk(errors.max_votes_allowed)}>
         <input
           id={`${id}-max`}
           className="text-field narrow"
@@ -131,14 +139,14 @@ export function PollForm({ composer, onClose, onCreated }: PollFormProps) {
         />
       </Field>
       <div className="field">
-        {checkbox('allow_answers', 'Let people add comments')}
-        {checkbox('allow_user_suggested_options', 'Let people suggest options')}
+        {checkbox('allow_answers', 'poll.allowAnswers')}
+        {checkbox('allow_user_suggested_options', 'poll.allowSuggestions')}
       </div>
       <fieldset className="field">
-        <legend className="field-label">Votes are</legend>
+        <legend className="field-label">{t('poll.visibility')}</legend>
         {[
-          [VotingVisibility.public, 'Public'],
-          [VotingVisibility.anonymous, 'Anonymous: voters are not shown'],
+          [VotingVisibility.public, 'poll.public'],
+          [VotingVisibility.anonymous, 'poll.anonymous'],
         ].map(([value, label]) => (
           <label key={value} className="check">
             <input
@@ -147,13 +155,13 @@ export function PollForm({ composer, onClose, onCreated }: PollFormProps) {
               checked={data.voting_visibility === value}
               onChange={() => update({ voting_visibility: value as VotingVisibility })}
             />
-            {label}
+            {t(label as MessageKey)}
           </label>
         ))}
       </fieldset>
       {failure && (
         <p className="field-error" role="alert">
-          {failure}
+          {say(failure)}
         </p>
       )}
     </Sheet>

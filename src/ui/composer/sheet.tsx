@@ -1,5 +1,6 @@
 import { useEffect, useRef, type FormEvent, type ReactNode } from 'react';
 import { CloseIcon } from '../icons';
+import { useT } from '../localization';
 
 interface SheetProps {
   title: string;
@@ -13,6 +14,7 @@ interface SheetProps {
 /** A form over the conversation (poll, location): Esc or × closes it, the first field gets focus. */
 export function Sheet({ title, part, onClose, onSubmit, footer, children }: SheetProps) {
   const form = useRef<HTMLFormElement>(null);
+  const t = useT();
   useEffect(() => {
     form.current?.querySelector<HTMLElement>('input, select, textarea, .sheet-body button')?.focus();
   }, []);
@@ -34,7 +36,7 @@ export function Sheet({ title, part, onClose, onSubmit, footer, children }: Shee
     >
       <div className="sheet-header">
         <h3 className="sheet-title">{title}</h3>
-        <button type="button" className="icon-button small" aria-label="Close" onClick={onClose}>
+        <button type="button" className="icon-button small" aria-label={t('panel.close.sheet')} onClick={onClose}>
           <CloseIcon />
         </button>
       </div>

@@ -3,6 +3,7 @@ import type { CommandSuggestion, SearchSourceState, TextComposerSuggestion, User
 import { useStateStore } from '../../session/use-state-store';
 import type { ActiveSuggestions } from './use-suggestions';
 import { displayName, initial } from '../format';
+import { useT } from '../localization';
 
 // "Searching…" shows only while there is nothing to list: with results on screen, a new
 // search starting and ending need not re-render the list.
@@ -42,15 +43,17 @@ const Item = memo(function Item({ item }: { item: TextComposerSuggestion }) {
 /** The `@` mention or `/` command list the SDK's text composer is searching for. */
 export const SuggestionList = memo(function SuggestionList({ active, listId }: { active: ActiveSuggestions; listId: string }) {
   const { items = [], searching, error } = useStateStore(active.suggestions.searchSource.state, selectSource);
-  const label = active.suggestions.trigger === '/' ? 'Commands' : 'People';
+  const t = useT();
+  const commands = active.suggestions.trigger === '/';
+  const query = active.suggestions.query;
   return (
     <div className="suggestions" part="suggestions">
       {error ? (
-        <p className="suggestion-status">Suggestions are unavailable right now.</p>
+        <p className="suggestion-status">{t('composer.suggestionsFailed')}</p>
       ) : items.length === 0 ? (
-        <p className="suggestion-status">{searching ? 'Searching…' : `No ${label.toLowerCase()} match “${active.suggestions.query}”.`}</p>
+        <p className="suggestion-status">{searching ? t('composer.searching') : t(commands ? 'composer.noCommands' : 'composer.noPeople', { query })}</p>
       ) : (
-        <ul id={listId} role="listbox" aria-label={label}>
+        <ul id={listId} role="listbox" aria-label={t(commands ? 'composer.commands' : 'composer.people')}>
           {items.map((item, index) => (
             <li
               key={item.id}

@@ -1,5 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { ACTION_LABELS, type MessageActionId } from '../../session/message-actions';
+import { actionLabel, type MessageActionId } from '../../session/message-actions';
+import { useT } from '../localization';
+import { text } from '../../i18n/translate';
 import { REACTIONS } from './reactions';
 
 interface ActionMenuProps {
@@ -15,6 +17,7 @@ interface ActionMenuProps {
  */
 export function ActionMenu({ actions, canReact, onAction, onReact }: ActionMenuProps) {
   const [open, setOpen] = useState(false);
+  const t = useT();
   // Deleting asks once more: the first choice only arms it.
   const [confirmDelete, setConfirmDelete] = useState<MessageActionId | null>(null);
   const trigger = useRef<HTMLButtonElement>(null);
@@ -76,7 +79,7 @@ export function ActionMenu({ actions, canReact, onAction, onReact }: ActionMenuP
         type="button"
         className="menu-trigger"
         part="message-actions-button"
-        aria-label="Message actions"
+        aria-label={t('actions.label')}
         aria-haspopup="menu"
         aria-expanded={open}
         onClick={() => (open ? close() : setOpen(true))}
@@ -84,16 +87,16 @@ export function ActionMenu({ actions, canReact, onAction, onReact }: ActionMenuP
         ⋯
       </button>
       {open && (
-        <div ref={menu} className="menu" part="message-actions" role="menu" aria-label="Message actions">
+        <div ref={menu} className="menu" part="message-actions" role="menu" aria-label={t('actions.label')}>
           {canReact && (
-            <div className="menu-reactions" role="group" aria-label="React">
+            <div className="menu-reactions" role="group" aria-label={t('actions.react')}>
               {Object.entries(REACTIONS).map(([type, emoji]) => (
                 <button
                   key={type}
                   type="button"
                   role="menuitem"
                   className="menu-reaction"
-                  aria-label={`React with ${type}`}
+                  aria-label={t('actions.reactWith', { type })}
                   onClick={() => {
                     close();
                     onReact(type);
@@ -112,7 +115,7 @@ export function ActionMenu({ actions, canReact, onAction, onReact }: ActionMenuP
               className={`menu-item${action.includes('delete') || action === 'ban' ? ' danger' : ''}`}
               onClick={() => choose(action)}
             >
-              {confirmDelete === action ? `${ACTION_LABELS[action]}: are you sure?` : ACTION_LABELS[action]}
+              {confirmDelete === action ? t('actions.confirm', { action: text(actionLabel(action)) }) : t(actionLabel(action))}
             </button>
           ))}
         </div>

@@ -1,6 +1,7 @@
 import type { Attachment } from 'stream-chat';
 import { formatBytes, hideBroken, hostOf, safeUrl } from '../format';
 import { FileIcon } from '../icons';
+import { useLocalization } from '../localization';
 
 // Media boxes are sized from the attachment's own numbers before anything loads, so the list
 // never jumps (and the windowed list's measured row heights stay true).
@@ -23,6 +24,7 @@ function One({ attachment: a }: { attachment: Attachment }) {
   const image = safeUrl(a.image_url) ?? safeUrl(a.thumb_url);
   const size = fitBox(a.original_width, a.original_height);
   const name = a.title || a.fallback;
+  const { t, locale } = useLocalization();
   if (a.og_scrape_url || a.title_link) {
     const href = safeUrl(a.title_link) ?? safeUrl(a.og_scrape_url);
     return href ? (
@@ -41,15 +43,15 @@ function One({ attachment: a }: { attachment: Attachment }) {
     const audio = a.type === 'audio';
     return (
       <div className="attachment-audio" part={audio ? 'audio-attachment' : 'voice-attachment'}>
-        <span className="attachment-audio-title">{audio ? name || 'Audio' : `Voice message ${minutes(a.duration)}`}</span>
+        <span className="attachment-audio-title">{audio ? name || t('message.audio') : t('message.voice', { duration: minutes(a.duration) })}</span>
         <audio src={asset} controls preload="none" />
       </div>
     );
   }
   if (a.type === 'image' && image) {
     return (
-      <a className="attachment-image-link" href={image} {...NEW_TAB} aria-label={`Open ${name || 'image'}`}>
-        <img className="attachment-image" part="image-attachment" src={image} alt={name || 'Image'} {...size} loading="lazy" decoding="async" />
+      <a className="attachment-image-link" href={image} {...NEW_TAB} aria-label={t('message.openImage', { name: name || t('message.image') })}>
+        <img className="attachment-image" part="image-attachment" src={image} alt={name || t('message.image')} {...size} loading="lazy" decoding="async" />
       </a>
     );
   }
@@ -60,8 +62,8 @@ function One({ attachment: a }: { attachment: Attachment }) {
         <FileIcon />
       </span>
       <span className="file-card-text">
-        <span className="file-card-name">{name || 'File'}</span>
-        <span className="file-card-size">{[formatBytes(a.file_size), 'Download'].filter(Boolean).join(' · ')}</span>
+        <span className="file-card-name">{name || t('message.file')}</span>
+        <span className="file-card-size">{[formatBytes(a.file_size, locale), t('message.download')].filter(Boolean).join(' · ')}</span>
       </span>
     </a>
   ) : null;

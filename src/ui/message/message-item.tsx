@@ -1,8 +1,9 @@
 import { memo } from 'react';
 import type { LocalMessage } from 'stream-chat';
 import { availableActions, type MessageActionId } from '../../session/message-actions';
-import { describeApiError } from '../../session/session-error';
-import { displayName, formatTime, initial } from '../format';
+import { why } from '../../session/session-error';
+import { displayName, formatTime, initial, listFormat } from '../format';
+import { useLocalization, useT } from '../localization';
 import { PushpinIcon } from '../icons';
 import { ActionMenu } from './action-menu';
 import { hasExtras, MessageExtras } from './message-extras';
@@ -32,33 +33,36 @@ interface MessageItemProps extends MessageHandlers {
 }
 
 function Status({ message, readBy, onRetry }: Pick<MessageItemProps, 'message' | 'readBy' | 'onRetry'>) {
-  if (message.status === 'sending') return <span className="message-state">Sending…</span>;
+  const { t, locale } = useLocalization();
+  if (message.status === 'sending') return <span className="message-state">{t('message.sending')}</span>;
   if (message.status === 'failed') {
     return (
       <span className="message-state message-failed" role="alert">
-        Not sent: {describeApiError(message.error).text}.{' '}
+        {t('message.failed', { why: why(message.error) })}{' '}
         <button type="button" className="link-button" onClick={() => onRetry(message.id)}>
-          Retry
+          {t('message.retry')}
         </button>
       </span>
     );
   }
   if (readBy.length === 0) return null;
-  const names = readBy.length > 3 ? `${readBy.slice(0, 3).join(', ')} and ${readBy.length - 3} more` : readBy.join(', ');
+  const shown = readBy.length > 3 ? readBy.slice(0, 3) : readBy;
+  const names = listFormat(locale).format(shown);
   return (
     <span className="message-state read-receipt" part="read-receipt">
-      Seen by {names}
+      {readBy.length > 3 ? t('message.seenByMore', { names, count: readBy.length - 3 }) : t('message.seenBy', { names })}
     </span>
   );
 }
 
 function Quoted({ message, onJumpTo }: { message: LocalMessage; onJumpTo: (id: string) => void }) {
   const quoted = message.quoted_message;
+  const t = useT();
   if (!quoted) return null;
   return (
     <button type="button" className="quoted" part="quoted-message" onClick={() => onJumpTo(quoted.id)}>
       <span className="quoted-author">{displayName(quoted.user)}</span>
-      <span className="quoted-text">{quoted.type === 'deleted' ? 'This message was deleted' : quoted.text}</span>
+      <span className="quoted-text">{quoted.type === 'deleted' ? t('message.deleted') : quoted.text}</span>
     </button>
   );
 }
@@ -67,6 +71,7 @@ function Quoted({ message, onJumpTo }: { message: LocalMessage; onJumpTo: (id: s
 export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   const { message, own, continued, highlighted, readBy, ownUserId, capabilities } = props;
   const author = displayName(message.user);
+  const { t, locale } = useLocalization();
   if (message.type === 'system') {
     return (
       <div className="message-system" part="message system-message">
@@ -89,13 +94,13 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
       <div className="message-body">
         {!continued && (
           <div className="message-meta">
-            <span className="message-author">{own ? 'You' : author}</span>
-            <time dateTime={message.created_at?.toISOString?.()}>{formatTime(message.created_at)}</time>
+            <span className="message-author">{own ? t('message.you') : author}</span>
+            <time dateTime={message.created_at?.toISOString?.()}>{formatTime(message.created_at, locale)}</time>
           </div>
         )}
         {message.pinned && (
           <span className="pinned-label">
-            <PushpinIcon /> Pinned
+            <PushpinIcon /> {t('message.pinned')}
           </span>
         )}
         <div className="bubble-row">
@@ -104,12 +109,12 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
               <div className={`bubble${message.type === 'error' ? ' bubble-error' : ''}${message.type === 'ephemeral' ? ' bubble-ephemeral' : ''}`}>
                 <Quoted message={message} onJumpTo={props.onJumpTo} />
                 {deleted ? (
-                  <em className="message-deleted">This message was deleted</em>
+                  <em className="message-deleted">{t('message.deleted')}</em>
                 ) : (
                   <MessageText text={message.text ?? ''} mentioned={message.mentioned_users} />
                 )}
-                {message.message_text_updated_at && !deleted && <span className="message-edited">(edited)</span>}
-                {(message.type === 'ephemeral' || message.type === 'error') && <span className="message-edited">Only visible to you</span>}
+                {message.message_text_updated_at && !deleted && <span className="message-edited">{t('message.edited')}</span>}
+                {(message.type === 'ephemeral' || message.type === 'error') && <span className="message-edited">{t('message.onlyYou')}</span>}
               </div>
             )}
             {extras && <MessageExtras message={message} own={own} canVote={capabilities.includes('cast-poll-vote')} />}
@@ -126,7 +131,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
         {!deleted && <Reactions message={message} onToggle={(type, mine) => props.onReact(message, type, mine)} />}
         {!deleted && !props.inThread && (message.reply_count ?? 0) > 0 && (
           <button type="button" className="link-button thread-link" part="thread-link" onClick={() => props.onOpenThread(message)}>
-            {message.reply_count === 1 ? '1 reply' : `${message.reply_count} replies`}
+            {t('message.replies', { count: message.reply_count ?? 0 })}
           </button>
         )}
         <Status message={message} readBy={readBy} onRetry={props.onRetry} />

@@ -2,10 +2,12 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react'
 import type { ChannelState, LocalMessage } from 'stream-chat';
 import type { ChannelHandle, ChannelViewState, SendResult } from '../../session/channel-handle';
 import { runAction, type MessageActionId } from '../../session/message-actions';
-import { describeApiError } from '../../session/session-error';
+import { why } from '../../session/session-error';
+import { text, type Translate } from '../../i18n/translate';
+import { useLocalization } from '../localization';
 import { useStateStore } from '../../session/use-state-store';
 import { MessageItem, type MessageHandlers } from './message-item';
-import { buildRows, type Row } from './rows';
+import { buildRows, dayLabel, type Row } from './rows';
 import { rowOffset, useVirtualWindow } from './use-virtual-window';
 
 const selectList = (state: ChannelViewState) => ({
@@ -27,11 +29,11 @@ const selectList = (state: ChannelViewState) => ({
 const BOTTOM_SLACK_PX = 48;
 const LOAD_EDGE_PX = 400;
 
-function typingText(names: string[]): string {
+function typingText(t: Translate, names: string[]): string {
   if (names.length === 0) return '';
-  if (names.length === 1) return `${names[0]} is typing…`;
-  if (names.length === 2) return `${names[0]} and ${names[1]} are typing…`;
-  return `${names.length} people are typing…`;
+  if (names.length === 1) return t('typing.one', { name: names[0] });
+  if (names.length === 2) return t('typing.two', { first: names[0], second: names[1] });
+  return t('typing.many', { count: names.length });
 }
 
 /** For each own message, the others whose read position reached it (and not a later own message). */
@@ -61,6 +63,7 @@ interface MessageListProps {
  */
 export function MessageList({ handle, ownUserId, onSendResult, onOpenThread }: MessageListProps) {
   const s = useStateStore(handle.state, selectList);
+  const { t, locale } = useLocalization();
   const rows = useMemo(() => buildRows(s.messages, ownUserId, s.unreadSince), [s.messages, ownUserId, s.unreadSince]);
   const keys = useMemo(() => rows.map((row) => row.key), [rows]);
   const receipts = useMemo(() => readReceipts(s.messages, s.read, ownUserId), [s.messages, s.read, ownUserId]);
@@ -141,13 +144,13 @@ export function MessageList({ handle, ownUserId, onSendResult, onOpenThread }: M
       onAction: (message, action: MessageActionId) =>
         action === 'mark-unread'
           ? void handle.markUnread(message.id).then(
-              () => handle.setNotice('Marked unread.'),
-              (error: unknown) => handle.setNotice(`Mark unread failed: ${describeApiError(error).text}.`),
+              () => handle.setNotice(text('messages.markedUnread')),
+              (error: unknown) => handle.setNotice(text('actions.failed', { action: text('actions.mark-unread'), why: why(error) })),
             )
           : void runAction(handle.channel, message, action).then((notice) => notice && handle.setNotice(notice)),
       onReact: (message, type, remove) =>
         void (remove ? handle.channel.deleteReaction(message.id, type) : handle.channel.sendReaction(message.id, { type })).catch(
-          (error: unknown) => handle.setNotice(`The reaction was not saved: ${describeApiError(error).text}.`),
+          (error: unknown) => handle.setNotice(text('channel.reactionFailed', { why: why(error) })),
         ),
       onOpenThread,
       onJumpTo: (id) => void handle.jumpTo(id),
@@ -159,14 +162,14 @@ export function MessageList({ handle, ownUserId, onSendResult, onOpenThread }: M
     if (row.kind === 'date') {
       return (
         <li key={row.key} data-row-key={row.key} className="row date-separator" role="separator">
-          <span>{row.label}</span>
+          <span>{dayLabel(row.day, locale)}</span>
         </li>
       );
     }
     if (row.kind === 'unread') {
       return (
         <li key={row.key} data-row-key={row.key} className="row unread-separator" part="unread-separator" role="separator">
-          <span>New messages</span>
+          <span>{t('messages.new')}</span>
         </li>
       );
     }
@@ -190,18 +193,18 @@ export function MessageList({ handle, ownUserId, onSendResult, onOpenThread }: M
   return (
     <div className="message-area">
       <div className="message-scroller" ref={scroller} onScroll={onScroll}>
-        {s.loadingOlder && <p className="loading-more">Loading older messages…</p>}
+        {s.loadingOlder && <p className="loading-more">{t('messages.loadingOlder')}</p>}
         {rows.length === 0 ? (
-          <p className="empty">No messages yet. Say hello!</p>
+          <p className="empty">{t('messages.empty')}</p>
         ) : (
-          <ol className="message-list" part="message-list" role="log" aria-live="polite" aria-label="Messages">
+          <ol className="message-list" part="message-list" role="log" aria-live="polite" aria-label={t('messages.label')}>
             <li aria-hidden="true" className="spacer" style={{ height: view.padTop }} />
             {rows.slice(view.start, view.end).map(renderRow)}
             <li aria-hidden="true" className="spacer" style={{ height: view.padBottom }} />
           </ol>
         )}
         <p className="typing" part="typing-indicator" aria-live="polite">
-          {typingText(s.typing)}
+          {typingText(t, s.typing)}
         </p>
       </div>
       {showJump && (
@@ -214,7 +217,7 @@ export function MessageList({ handle, ownUserId, onSendResult, onOpenThread }: M
             void handle.jumpToLatest();
           }}
         >
-          ↓ Jump to latest
+          ↓ {t('messages.jumpToLatest')}
         </button>
       )}
     </div>

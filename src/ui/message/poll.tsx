@@ -5,6 +5,8 @@ import { useStateStore } from '../../session/use-state-store';
 import { useChatClient } from '../chat-client';
 import { displayName } from '../format';
 import { PollIcon } from '../icons';
+import { text, type Text } from '../../i18n/translate';
+import { useSay, useT } from '../localization';
 
 const selectPoll = (s: PollState) => ({
   name: s.name,
@@ -40,8 +42,9 @@ export function MessagePoll({ messageId, pollId, canVote }: PollProps) {
     if (poll || !client) return;
     client.polls.getPoll(pollId).then((found) => (found ? setPoll(found) : setFailed(true)), () => setFailed(true));
   }, [client, poll, pollId]);
+  const t = useT();
   if (!poll || !client) {
-    return <div className="poll-card poll-status">{failed ? 'The poll could not be loaded.' : 'Loading the poll…'}</div>;
+    return <div className="poll-card poll-status">{t(failed ? 'poll.loadFailed' : 'poll.loading')}</div>;
   }
   return <PollCard poll={poll} messageId={messageId} ownUserId={client.userID ?? null} canVote={canVote} />;
 }
@@ -67,21 +70,23 @@ function AddText({ label, action, onAdd }: { label: string; action: string; onAd
 
 function PollCard({ poll, messageId, ownUserId, canVote }: { poll: Poll; messageId: string; ownUserId: string | null; canVote: boolean }) {
   const s = useStateStore(poll.state, selectPoll);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Text | null>(null);
+  const t = useT();
+  const say = useSay();
   const run = (work: () => Promise<unknown>) => {
     setError(null);
     return work().catch((failure: unknown) => {
-      setError(`That did not work: ${errorDetail(failure)}.`);
+      setError(text('poll.failed', { why: errorDetail(failure) }));
       throw failure;
     });
   };
   const quietly = (work: () => Promise<unknown>) => void run(work).catch(() => undefined);
   const open = !s.closed;
   const total = Object.values(s.counts ?? {}).reduce((sum, n) => sum + n, 0);
-  const rule = s.closed ? 'Voting has ended' : s.unique ? 'Choose one' : s.max ? `Choose up to ${s.max}` : 'Choose any';
+  const rule = s.closed ? t('poll.ended') : s.unique ? t('poll.chooseOne') : s.max ? t('poll.chooseUpTo', { count: s.max }) : t('poll.chooseAny');
 
   return (
-    <div className="poll-card" part="poll" aria-label={`Poll: ${s.name}`}>
+    <div className="poll-card" part="poll" aria-label={t('poll.label', { name: s.name })}>
       <div className="poll-head">
         <PollIcon />
         <span className="poll-name">{s.name}</span>
@@ -89,7 +94,7 @@ function PollCard({ poll, messageId, ownUserId, canVote }: { poll: Poll; message
       {s.description && <p className="poll-description">{s.description}</p>}
       <p className="poll-rule">
         {rule}
-        {s.anonymous ? ' · anonymous' : ''}
+        {s.anonymous ? t('poll.anonymousNote') : ''}
       </p>
       <ul className="poll-options">
         {s.options.map((option) => {
@@ -118,34 +123,34 @@ function PollCard({ poll, messageId, ownUserId, canVote }: { poll: Poll; message
         })}
       </ul>
       {open && s.allowSuggestions && canVote && (
-        <AddText label="Suggest an option" action="Add" onAdd={(text) => run(() => poll.createOption({ text }))} />
+        <AddText label={t('poll.suggest')} action={t('poll.add')} onAdd={(text) => run(() => poll.createOption({ text }))} />
       )}
       {s.allowAnswers && (
         <div className="poll-answers">
           {(s.answers ?? []).slice(0, 3).map((answer) => (
             <p key={answer.id} className="poll-answer">
-              <strong>{answer.user_id === ownUserId ? 'You' : displayName(answer.user)}</strong> {answer.answer_text}
+              <strong>{answer.user_id === ownUserId ? t('message.you') : displayName(answer.user)}</strong> {answer.answer_text}
             </p>
           ))}
           {open && canVote && (
-            <AddText label={s.ownAnswer ? 'Change your comment' : 'Add a comment'} action="Send" onAdd={(text) => run(() => poll.addAnswer(text, messageId))} />
+            <AddText label={t(s.ownAnswer ? 'poll.changeComment' : 'poll.addComment')} action={t('poll.send')} onAdd={(text) => run(() => poll.addAnswer(text, messageId))} />
           )}
         </div>
       )}
       <div className="poll-foot">
         <span>
-          {s.voteCount ?? total} {(s.voteCount ?? total) === 1 ? 'vote' : 'votes'}
-          {s.closed ? ' · closed' : ''}
+          {t('poll.votes', { count: s.voteCount ?? total })}
+          {s.closed ? t('poll.closedNote') : ''}
         </span>
         {open && s.createdBy === ownUserId && (
           <button type="button" className="link-button" part="close-poll-button" onClick={() => quietly(() => poll.close())}>
-            End poll
+            {t('poll.end')}
           </button>
         )}
       </div>
       {error && (
         <p className="field-error" role="alert">
-          {error}
+          {say(error)}
         </p>
       )}
     </div>

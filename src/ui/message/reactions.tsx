@@ -1,4 +1,5 @@
 import type { LocalMessage, ReactionResponse } from 'stream-chat';
+import { useT } from '../localization';
 
 export const REACTIONS: Record<string, string> = { like: '👍', love: '❤️', haha: '😂', wow: '😮', sad: '😢' };
 
@@ -17,6 +18,7 @@ export function Reactions({ message, onToggle }: ReactionsProps) {
   const groups = Object.entries(message.reaction_groups ?? {}).filter(([, group]) => group.count > 0);
   if (groups.length === 0) return null;
   const own = new Set((message.own_reactions ?? []).map((r) => r.type));
+  const t = useT();
   return (
     <div className="reactions" part="reactions">
       {groups.map(([type, group]) => {
@@ -28,7 +30,7 @@ export function Reactions({ message, onToggle }: ReactionsProps) {
             className="reaction"
             part="reaction"
             aria-pressed={own.has(type)}
-            aria-label={`${type}, ${group.count}${who ? `: ${who}` : ''}`}
+            aria-label={who ? t('message.reactionBy', { type, count: group.count, names: who }) : t('message.reaction', { type, count: group.count })}
             title={who}
             onClick={() => onToggle(type, own.has(type))}
           >

@@ -4,7 +4,7 @@ import type { LocalMessage } from 'stream-chat';
 // messages" line before the first unread message. Built once per change, rendered windowed.
 
 export type Row =
-  | { kind: 'date'; key: string; label: string }
+  | { kind: 'date'; key: string; day: Date }
   | { kind: 'unread'; key: string }
   | { kind: 'message'; key: string; message: LocalMessage; own: boolean; continued: boolean };
 
@@ -13,13 +13,16 @@ const GROUP_WINDOW_MS = 5 * 60 * 1000;
 
 const dayKey = (date: Date) => `${date.getFullYear()}-${date.getMonth()}-${date.getDate()}`;
 
-export function dayLabel(date: Date, now = new Date()): string {
+/** A day separator's words in the panel's language: "Today", "Yesterday" (Intl's), or the date. */
+export function dayLabel(date: Date, locale: string, now = new Date()): string {
   const today = new Date(now.getFullYear(), now.getMonth(), now.getDate());
   const day = new Date(date.getFullYear(), date.getMonth(), date.getDate());
   const daysAgo = Math.round((today.getTime() - day.getTime()) / 86_400_000);
-  if (daysAgo === 0) return 'Today';
-  if (daysAgo === 1) return 'Yesterday';
-  return new Intl.DateTimeFormat(undefined, {
+  if (daysAgo === 0 || daysAgo === 1) {
+    const words = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }).format(-daysAgo, 'day');
+    return words.charAt(0).toLocaleUpperCase(locale) + words.slice(1);
+  }
+  return new Intl.DateTimeFormat(locale, {
     weekday: 'long',
     month: 'long',
     day: 'numeric',
@@ -43,7 +46,7 @@ export function buildRows(
     const own = message.user?.id === ownUserId;
     let separated = false;
     if (!previous || dayKey(previous.created_at) !== dayKey(created)) {
-      rows.push({ kind: 'date', key: `date-${dayKey(created)}`, label: dayLabel(created, now) });
+      rows.push({ kind: 'date', key: `date-${dayKey(created)}`, day: created });
       separated = true;
     }
     if (!unreadPlaced && unreadSince && !own && created > unreadSince) {

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { SharedLocationResponse } from 'stream-chat';
 import { errorDetail } from '../../session/session-error';
+import { text, type Text } from '../../i18n/translate';
+import { useLocalization, useSay } from '../localization';
 import { useChatClient } from '../chat-client';
 import { formatTime } from '../format';
 import { PinIcon } from '../icons';
@@ -19,7 +21,9 @@ const mapLink = (latitude: number, longitude: number) =>
 export function SharedLocation({ location, own }: { location: SharedLocationResponse; own: boolean }) {
   const client = useChatClient();
   const [now, setNow] = useState(() => Date.now());
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Text | null>(null);
+  const { t, locale } = useLocalization();
+  const say = useSay();
   const end = location.end_at ? new Date(location.end_at).getTime() : null;
   const live = end !== null && end > now;
   // Re-render when the share ends, so "live until" goes away on time.
@@ -37,32 +41,32 @@ export function SharedLocation({ location, own }: { location: SharedLocationResp
     client
       .channel(type, id)
       .stopLiveLocationSharing({ message_id: location.message_id, created_by_device_id: location.created_by_device_id })
-      .catch((failure: unknown) => setError(`Sharing did not stop: ${errorDetail(failure)}.`));
+      .catch((failure: unknown) => setError(text('message.stopFailed', { why: errorDetail(failure) })));
   };
 
   return (
     <div className="location-card" part="shared-location" data-live={live}>
       <span className="location-title">
         <PinIcon />
-        {end === null ? 'Location' : live ? 'Live location' : 'Live location (ended)'}
+        {t(end === null ? 'message.location' : live ? 'message.liveLocation' : 'message.liveLocationEnded')}
       </span>
       <span className="location-coords">
         {latitude.toFixed(5)}, {longitude.toFixed(5)}
       </span>
-      {live && <span className="location-live">Live until {formatTime(new Date(end))}</span>}
+      {live && <span className="location-live">{t('message.liveUntil', { time: formatTime(new Date(end), locale) })}</span>}
       <span className="location-actions">
         <a href={mapLink(latitude, longitude)} target="_blank" rel="noopener noreferrer">
-          Open in map
+          {t('message.openMap')}
         </a>
         {live && own && (
           <button type="button" className="link-button" part="stop-location-button" onClick={stop}>
-            Stop sharing
+            {t('message.stopSharing')}
           </button>
         )}
       </span>
       {error && (
         <span className="field-error" role="alert">
-          {error}
+          {say(error)}
         </span>
       )}
     </div>

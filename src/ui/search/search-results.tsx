@@ -2,16 +2,17 @@
 // Each row is a button that opens what it shows.
 import type { Channel, MessageResponse, StreamChat, UserResponse } from 'stream-chat';
 import { displayName, formatTime, initial, lazyDateFormat } from '../format';
+import { useLocalization } from '../localization';
 import { Highlight, snippet } from './highlight';
 
 const dayFormat = lazyDateFormat({ month: 'short', day: 'numeric' });
 
 /** Today's messages by their time, older ones by their day. */
-function when(value: string | Date | undefined): string {
+function when(value: string | Date | undefined, locale: string): string {
   if (!value) return '';
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return '';
-  return date.toDateString() === new Date().toDateString() ? formatTime(date) : dayFormat(date);
+  return date.toDateString() === new Date().toDateString() ? formatTime(date, locale) : dayFormat(date, locale);
 }
 
 /** A channel's name; a direct conversation without one is named after the others in it. */
@@ -32,6 +33,7 @@ interface HitProps {
 
 export function UserHit({ user, words, busy, onOpen }: HitProps & { user: UserResponse }) {
   const name = displayName(user);
+  const { t } = useLocalization();
   return (
     <button type="button" className="search-hit" part="search-result" aria-busy={busy || undefined} disabled={busy} onClick={onOpen}>
       <span className="avatar" aria-hidden="true">
@@ -44,7 +46,7 @@ export function UserHit({ user, words, busy, onOpen }: HitProps & { user: UserRe
         </span>
         <span className="search-hit-detail">
           {user.name ? <Highlight text={`@${user.id}`} words={words} /> : null}
-          {busy ? ' · Opening…' : user.online ? ' · online' : ''}
+          {busy ? t('search.opening') : user.online ? t('search.online') : ''}
         </span>
       </span>
     </button>
@@ -54,6 +56,7 @@ export function UserHit({ user, words, busy, onOpen }: HitProps & { user: UserRe
 export function ChannelHit({ client, channel, words, onOpen }: HitProps & { client: StreamChat; channel: Channel }) {
   const name = conversationName(client, channel, channel.id ?? channel.cid);
   const count = channel.data?.member_count ?? Object.keys(channel.state.members).length;
+  const { t } = useLocalization();
   return (
     <button type="button" className="search-hit" part="search-result" onClick={onOpen}>
       <span className="avatar square" aria-hidden="true">
@@ -63,7 +66,7 @@ export function ChannelHit({ client, channel, words, onOpen }: HitProps & { clie
         <span className="search-hit-title">
           <Highlight text={name} words={words} />
         </span>
-        <span className="search-hit-detail">{count === 1 ? '1 member' : `${count} members`}</span>
+        <span className="search-hit-detail">{t('search.memberCount', { count })}</span>
       </span>
     </button>
   );
@@ -71,6 +74,7 @@ export function ChannelHit({ client, channel, words, onOpen }: HitProps & { clie
 
 export function MessageHit({ client, message, words, onOpen }: HitProps & { client: StreamChat; message: MessageResponse }) {
   const author = displayName(message.user);
+  const { t, locale } = useLocalization();
   const cid = message.cid ?? '';
   // Hits carry their channel (the provider's search and ours add it); the SDK loads it too.
   const named = (message.channel as { name?: unknown } | undefined)?.name;
@@ -83,9 +87,9 @@ export function MessageHit({ client, message, words, onOpen }: HitProps & { clie
       <span className="search-hit-text">
         <span className="search-hit-meta">
           <span className="search-hit-author">{author}</span>
-          <span className="search-hit-channel">in {channel}</span>
+          <span className="search-hit-channel">{t('search.inChannel', { name: channel })}</span>
           <time className="search-hit-time" dateTime={String(message.created_at ?? '')}>
-            {when(message.created_at)}
+            {when(message.created_at, locale)}
           </time>
         </span>
         <span className="search-hit-snippet">

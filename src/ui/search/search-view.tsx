@@ -6,7 +6,10 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { SearchSourceState, StreamChat } from 'stream-chat';
 import type { ChannelRef } from '../../element/attributes';
 import { openDirectConversation } from '../../session/direct-conversation';
-import { describeApiError } from '../../session/session-error';
+import type { MessageKey } from '../../i18n/en';
+import { text, type Text } from '../../i18n/translate';
+import { describeApiError, why } from '../../session/session-error';
+import { useSay, useT } from '../localization';
 import { useStateStore } from '../../session/use-state-store';
 import { SearchIcon } from '../icons';
 import { queryWords } from './highlight';
@@ -15,17 +18,13 @@ import { SOURCE_TYPES, type Search, type SourceType } from './search-sources';
 
 type Filter = 'all' | SourceType;
 
-const FILTERS: Array<{ value: Filter; label: string }> = [
-  { value: 'all', label: 'All' },
-  { value: 'users', label: 'People' },
-  { value: 'channels', label: 'Channels' },
-  { value: 'messages', label: 'Messages' },
+const FILTERS: Array<{ value: Filter; label: MessageKey }> = [
+  { value: 'all', label: 'search.all' },
+  { value: 'users', label: 'search.people' },
+  { value: 'channels', label: 'search.channels' },
+  { value: 'messages', label: 'search.messages' },
 ];
-const GROUPS: Record<SourceType, { title: string; noun: string }> = {
-  users: { title: 'People', noun: 'people' },
-  channels: { title: 'Channels', noun: 'channels' },
-  messages: { title: 'Messages', noun: 'messages' },
-};
+const GROUP_TITLES = { users: 'search.people', channels: 'search.channels', messages: 'search.messages' } as const satisfies Record<SourceType, MessageKey>;
 // Start loading the next page this close to the bottom, before the reader gets there.
 const LOAD_AHEAD_PX = 120;
 // The backend's limit for search text (and a sane one for the provider's).
@@ -42,13 +41,13 @@ const selectSource = (state: SearchSourceState) => ({
 });
 type SourceView = ReturnType<typeof selectSource>;
 
-/** An error as a sentence: the backend's own words for bad input, else the usual reading. */
-function readable(error: Error): string {
-  const { code, text } = describeApiError(error);
+/** An error as a reason: the backend's own words for bad input, else the usual reading. */
+function readable(error: Error): Text {
+  const { code, text: reason } = describeApiError(error);
   const detail = (error as { response?: { data?: { message?: unknown } } }).response?.data?.message;
-  const sentence = code === 4 && typeof detail === 'string' ? detail : text;
+  if (code !== 4 || typeof detail !== 'string') return reason;
   // Some failures quote a whole request URL; a line is enough.
-  return sentence.length > MAX_ERROR_LENGTH ? `${sentence.slice(0, MAX_ERROR_LENGTH)}…` : sentence;
+  return text('why.other', { detail: detail.length > MAX_ERROR_LENGTH ? `${detail.slice(0, MAX_ERROR_LENGTH)}…` : detail });
 }
 
 interface SearchViewProps {
@@ -69,8 +68,10 @@ export function SearchView({ search, client, ownUserId, focusKey, onOpenChannel,
     channels: useStateStore(sources.channels.state, selectSource),
     messages: useStateStore(sources.messages.state, selectSource),
   };
-  const [text, setText] = useState(() => controller.searchQuery);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [typed, setTyped] = useState(() => controller.searchQuery);
+  const [notice, setNotice] = useState<Text | null>(null);
+  const t = useT();
+  const say = useSay();
   const [opening, setOpening] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const results = useRef<HTMLDivElement>(null);
@@ -97,7 +98,7 @@ export function SearchView({ search, client, ownUserId, focusKey, onOpenChannel,
   });
 
   const changeQuery = (value: string) => {
-    setText(value);
+    setTyped(value);
     setNotice(null);
     if (results.current) results.current.scrollTop = 0;
     const query = value.trim();
@@ -125,7 +126,7 @@ export function SearchView({ search, client, ownUserId, focusKey, onOpenChannel,
     setNotice(null);
     openDirectConversation(client, ownUserId, userId)
       .then(onOpenChannel)
-      .catch((error: unknown) => setNotice(`The conversation with ${name} could not be opened: ${describeApiError(error).text}.`))
+      .catch((error: unknown) => setNotice(text('search.openFailed', { name, why: why(error) })))
       .finally(() => setOpening(null));
   };
 
@@ -144,32 +145,30 @@ export function SearchView({ search, client, ownUserId, focusKey, onOpenChannel,
     if (event.key === 'Escape') {
       // First Escape clears the query, the next one leaves search; the panel stays open.
       event.stopPropagation();
-      if (text) changeQuery('');
+      if (typed) changeQuery('');
       else onClose();
       return;
     }
     moveFocus(event);
   };
 
-  const query = text.trim();
+  const query = typed.trim();
   const waiting = active.some((source) => states[source].isLoading || states[source].items === undefined);
   const nothing =
     !waiting && active.every((source) => states[source].searchQuery === query && !states[source].items?.length && !states[source].error);
 
   const group = (source: SourceType) => {
     const state = states[source];
-    const { title, noun } = GROUPS[source];
+    const title = t(GROUP_TITLES[source]);
     const words = queryWords(state.searchQuery);
     const items = state.items ?? [];
     let content;
     if (state.error && items.length === 0) {
       content = (
         <p className="search-state search-error" role="alert">
-          <span>
-            {title} could not be searched: {readable(state.error)}.
-          </span>
+          <span>{t(`search.${source}.failed`, { why: readable(state.error) })}</span>
           <button type="button" className="link-button" onClick={() => void sources[source].executeQuery(state.searchQuery)}>
-            Try again
+            {t('panel.tryAgain')}
           </button>
         </p>
       );
@@ -207,7 +206,7 @@ export function SearchView({ search, client, ownUserId, focusKey, onOpenChannel,
     } else if (state.isLoading) {
       content = (
         <p className="search-state" role="status">
-          <span className="spinner small" aria-hidden="true" /> Searching {noun}…
+          <span className="spinner small" aria-hidden="true" /> {t(`search.${source}.searching`)}
         </p>
       );
     } else {
@@ -217,18 +216,18 @@ export function SearchView({ search, client, ownUserId, focusKey, onOpenChannel,
     if (items.length > 0 && state.isLoading) {
       more = (
         <p className="search-state" role="status">
-          <span className="spinner small" aria-hidden="true" /> Loading more…
+          <span className="spinner small" aria-hidden="true" /> {t('search.loadingMore')}
         </p>
       );
     } else if (items.length > 0 && state.hasNext && !state.error) {
       more =
         source === paged ? (
           <button type="button" className="search-more" onClick={loadMore}>
-            Load more {noun}
+            {t(`search.${source}.loadMore`)}
           </button>
         ) : (
           <button type="button" className="search-more" onClick={() => show(source)}>
-            More {noun} →
+            {t(`search.${source}.more`)}
           </button>
         );
     }
@@ -251,27 +250,27 @@ export function SearchView({ search, client, ownUserId, focusKey, onOpenChannel,
             type="search"
             className="search-input"
             part="search-input"
-            placeholder="Search people, channels and messages"
-            aria-label="Search"
+            placeholder={t('search.placeholder')}
+            aria-label={t('search.label')}
             autoComplete="off"
             maxLength={MAX_QUERY_LENGTH}
             enterKeyHint="search"
-            value={text}
+            value={typed}
             onChange={(event) => changeQuery(event.currentTarget.value)}
             onKeyDown={onInputKey}
           />
         </label>
-        <div className="search-filters" role="group" aria-label="Show results from">
+        <div className="search-filters" role="group" aria-label={t('search.filters')}>
           {FILTERS.map(({ value, label }) => (
             <button key={value} type="button" className="search-filter" aria-pressed={filter === value} onClick={() => show(value)}>
-              {label}
+              {t(label)}
             </button>
           ))}
         </div>
       </div>
       {notice && (
         <p className="notice" role="status">
-          <span>{notice}</span>
+          <span>{say(notice)}</span>
         </p>
       )}
       <div
@@ -285,10 +284,10 @@ export function SearchView({ search, client, ownUserId, focusKey, onOpenChannel,
         }}
       >
         {!query ? (
-          <p className="search-hint">Find people to talk to, your channels, and messages in them.</p>
+          <p className="search-hint">{t('search.hint')}</p>
         ) : nothing ? (
           <p className="search-hint" role="status">
-            {filter === 'all' ? 'Nothing matches' : `No ${GROUPS[filter].noun} match`} “{query}”.
+            {filter === 'all' ? t('search.nothing', { query }) : t(`search.${filter}.none`, { query })}
           </p>
         ) : (
           active.map(group)
