@@ -15,6 +15,7 @@ import { RealtimeHub } from './realtime/hub';
 import { DEFAULT_SYNC_SETTINGS, startEventLog, type SyncSettings } from './features/sync/event-log';
 import { attachWebSocket } from './realtime/handshake';
 import { scheduleAllExpiries } from './realtime/expiry';
+import { resumeCampaigns } from './features/campaigns/campaign-schedule';
 import { seedDemoData } from './store/seed';
 import { openStore } from './store/store';
 import { Timers } from './realtime/timers';
@@ -130,6 +131,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   };
   const app = createApp(ctx, limits);
   scheduleAllExpiries(ctx);
+  // Campaigns a restart interrupted go on; scheduled ones start at their time.
+  resumeCampaigns(ctx);
   const stopWebhooks = startWebhookDelivery(ctx, { ...DEFAULT_WEBHOOK_OPTIONS, ...options.webhooks });
   const stopPush = startPushDelivery(ctx);
   const stopEventLog = startEventLog(ctx);

@@ -38,6 +38,8 @@ import { userBlockRoutes } from '../routes/user-blocks';
 import { channelTypeRoutes } from '../routes/server-side/channel-types';
 import { permissionRoutes } from '../routes/server-side/permissions';
 import { pushAdminRoutes } from '../routes/server-side/push';
+import { campaignRoutes } from '../routes/server-side/campaigns';
+import { segmentRoutes } from '../routes/server-side/segments';
 import { rateLimitHeaders } from './rate-limits';
 import { serveStatic } from './static';
 
@@ -116,6 +118,9 @@ export function createApp(ctx: ServerContext, limits: BodyLimits = DEFAULT_LIMIT
   app.route('/', userBlockRoutes(ctx));
   app.route('/', channelTypeRoutes(ctx));
   app.route('/', permissionRoutes(ctx));
+  // Campaigns and segments (issue 12): server-side; a started campaign sends as a task.
+  app.route('/', segmentRoutes(ctx));
+  app.route('/', campaignRoutes(ctx));
   if (ctx.config.devMode) app.route('/', demoRoutes(ctx));
   app.get('*', serveStatic(ctx.config));
 

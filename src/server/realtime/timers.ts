@@ -31,6 +31,11 @@ export class Timers {
     this.timers.delete(name);
   }
 
+  /** Whether stopAll() ran: the server is closing, and long work should stop at its next step. */
+  isStopped(): boolean {
+    return this.stopped;
+  }
+
   stopAll(): void {
     this.stopped = true;
     for (const timer of this.timers.values()) clearTimeout(timer);

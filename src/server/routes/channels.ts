@@ -24,7 +24,7 @@ import { channelQueryOptions, queryChannelsOptions, watchingConnection } from '.
 const CHANNEL_ID = /^[A-Za-z0-9_!-]{1,64}$/;
 
 /** Keys of `data` that are not the channel's own custom fields. */
-const RESERVED_DATA = new Set([
+export const RESERVED_DATA = new Set([
   'id', 'type', 'cid', 'name', 'members', 'created_by', 'created_by_id', 'created_at', 'updated_at',
   'deleted_at', 'last_message_at', 'member_count', 'message_count', 'config', 'own_capabilities',
   'frozen', 'disabled', 'hidden', 'truncated_at', 'team', 'filter_tags', 'blocked',

@@ -505,6 +505,70 @@ export const migrations: Migration[] = [
       CREATE INDEX push_outbox_due ON push_outbox(next_attempt_at, seq);
     `);
   },
+  // 8: campaigns and segments (features/campaigns): segments with their listed targets, and
+  // campaigns with the targets each one took when it started and what became of each.
+  (db) => {
+    db.exec(`
+      -- A segment lists its targets (user ids or cids) or selects them: by filter, all users,
+      -- or all the sender's channels (all_users, all_sender_channels as 0/1).
+      CREATE TABLE segments (
+        id                  TEXT PRIMARY KEY,
+        type                TEXT NOT NULL,
+        name                TEXT NOT NULL DEFAULT '',
+        description         TEXT NOT NULL DEFAULT '',
+        filter              TEXT,
+        all_users           INTEGER NOT NULL DEFAULT 0,
+        all_sender_channels INTEGER NOT NULL DEFAULT 0,
+        created_at          TEXT NOT NULL,
+        updated_at          TEXT NOT NULL
+      );
+      CREATE INDEX segments_created ON segments(created_at);
+      CREATE TABLE segment_targets (
+        segment_id TEXT NOT NULL REFERENCES segments(id) ON DELETE CASCADE,
+        target_id  TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (segment_id, target_id)
+      ) WITHOUT ROWID;
+
+      -- settings: the campaign's own fields as given (templates, target lists, flags), JSON.
+      -- run_id names the task allowed to send for it; a start or a stop replaces or clears it.
+      CREATE TABLE campaigns (
+        id               TEXT PRIMARY KEY,
+        name             TEXT NOT NULL DEFAULT '',
+        description      TEXT NOT NULL DEFAULT '',
+        sender_id        TEXT NOT NULL,
+        settings         TEXT NOT NULL,
+        status           TEXT NOT NULL,
+        scheduled_for    TEXT,
+        stop_at          TEXT,
+        run_id           TEXT,
+        started_at       TEXT,
+        completed_at     TEXT,
+        targets_total    INTEGER,
+        targets_done     INTEGER NOT NULL DEFAULT 0,
+        messages_sent    INTEGER NOT NULL DEFAULT 0,
+        channels_created INTEGER NOT NULL DEFAULT 0,
+        users_sent       INTEGER NOT NULL DEFAULT 0,
+        created_at       TEXT NOT NULL,
+        updated_at       TEXT NOT NULL
+      );
+      CREATE INDEX campaigns_created ON campaigns(created_at);
+      CREATE INDEX campaigns_status ON campaigns(status);
+      -- One row per target a started campaign took (in order); state pending, sent or skipped.
+      CREATE TABLE campaign_targets (
+        seq         INTEGER PRIMARY KEY,
+        campaign_id TEXT NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+        target_id   TEXT NOT NULL,
+        state       TEXT NOT NULL DEFAULT 'pending',
+        cid         TEXT,
+        message_id  TEXT,
+        sent_at     TEXT,
+        reason      TEXT,
+        UNIQUE (campaign_id, target_id)
+      );
+      CREATE INDEX campaign_targets_state ON campaign_targets(campaign_id, state, seq);
+    `);
+  },
 ];
 
 export function migrate(db: Database): void {

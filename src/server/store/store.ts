@@ -32,6 +32,8 @@ import { createThreadStore } from './threads';
 import { createUnreadCountStore } from './unread-counts';
 import { createUserStore } from './users';
 import { createOutboxStore } from './outbox';
+import { createCampaignStore } from './campaigns';
+import { createSegmentStore } from './segments';
 
 export function openStore(path: string) {
   const db = openDatabase(path);
@@ -70,6 +72,8 @@ export function openStore(path: string) {
     pushPreferences: createPushPreferenceStore(db),
     pushProviders: createPushProviderStore(db),
     unreadCounts: createUnreadCountStore(db),
+    segments: createSegmentStore(db),
+    campaigns: createCampaignStore(db),
     /** Runs fn in one transaction: all its writes land together or not at all. */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     close: () => db.close(),

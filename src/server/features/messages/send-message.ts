@@ -32,6 +32,8 @@ export const NOT_CUSTOM = new Set([
 export type SendOptions = {
   /** The request's `skip_push`: the message is delivered but no push notification is sent. */
   skipPush?: boolean;
+  /** Members who hid the channel keep it hidden (a campaign sent without `show_channels`). */
+  keepHidden?: boolean;
 };
 
 /** Sends `input` as `actor` in `row` and returns the message as the sender sees it. */
@@ -50,7 +52,7 @@ export function sendMessage(ctx: ServerContext, row: ChannelRow, actor: UserActo
   const channel = ctx.store.channels.get(row.cid) ?? row;
   notifyMessageNew(ctx, channel, message, { skipPush: options.skipPush === true });
   // A new message brings a hidden channel back for everyone who hid it (not a shadowed one).
-  if (!stored.shadowed) {
+  if (!stored.shadowed && !options.keepHidden) {
     const shown = ctx.store.channelAdmin.unhideAll(channel.cid);
     if (shown.length) notifyChannelVisible(ctx, channel, shown);
   }

@@ -2,6 +2,7 @@
 // `{{ truncate message.text 200 }}`, `{{{ json_encode channel }}}`, `{{#if}}`, `{{#unless}}`,
 // `{{#each}}` with `this` and `@index`. This is that subset. `{{ }}` escapes for a JSON string
 // (the templates are JSON, so a quote in a message must not end the string), `{{{ }}}` does not.
+// Campaign messages use the same language for plain text, so the escaping can be chosen.
 export class TemplateError extends Error {
   override readonly name = 'TemplateError';
 }
@@ -47,8 +48,12 @@ function parseExpr(source: string): Expr {
   return { name: head.path, args };
 }
 
+/** How `{{ }}` escapes a value: for a JSON string, unless the template renders something else. */
+export type Escape = (text: string) => string;
+const jsonEscape: Escape = (text) => JSON.stringify(text).slice(1, -1);
+
 /** Parses a template once; the result renders it against any context. */
-export function compileTemplate(template: string): (context: unknown) => string {
+export function compileTemplate(template: string, escape: Escape = jsonEscape): (context: unknown) => string {
   const root: Node[] = [];
   const stack: { node: Extract<Node, { kind: 'block' }>; inElse: boolean }[] = [];
   const target = () => {
@@ -86,7 +91,7 @@ export function compileTemplate(template: string): (context: unknown) => string 
   }
   if (stack.length) throw new TemplateError(`{{#${stack[stack.length - 1]?.node.helper}}} is never closed`);
   if (last < template.length) root.push({ kind: 'text', text: template.slice(last) });
-  return (context) => render(root, { value: context, root: context });
+  return (context) => render(root, { value: context, root: context }, escape);
 }
 
 function lookup(path: string, scope: Scope): unknown {
@@ -113,23 +118,23 @@ function truthy(value: unknown): boolean {
   return Array.isArray(value) ? value.length > 0 : Boolean(value);
 }
 
-function render(nodes: Node[], scope: Scope): string {
+function render(nodes: Node[], scope: Scope, escape: Escape): string {
   let out = '';
   for (const node of nodes) {
     if (node.kind === 'text') out += node.text;
     else if (node.kind === 'value') {
       const text = stringOf(evaluate(node.expr, scope));
-      out += node.raw ? text : JSON.stringify(text).slice(1, -1);
+      out += node.raw ? text : escape(text);
     } else {
       const value = evaluate(node.expr, scope);
       if (node.helper === 'each') {
         const items = Array.isArray(value) ? value : [];
         out += items.length
-          ? items.map((item, index) => render(node.body, { value: item, root: scope.root, index, count: items.length })).join('')
-          : render(node.otherwise, scope);
+          ? items.map((item, index) => render(node.body, { value: item, root: scope.root, index, count: items.length }, escape)).join('')
+          : render(node.otherwise, scope, escape);
       } else {
         const pass = node.helper === 'if' ? truthy(value) : !truthy(value);
-        out += render(pass ? node.body : node.otherwise, scope);
+        out += render(pass ? node.body : node.otherwise, scope, escape);
       }
     }
   }

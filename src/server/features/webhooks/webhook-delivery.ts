@@ -59,7 +59,9 @@ export function startWebhookDelivery(ctx: ServerContext, options: WebhookOptions
   const worker = startOutboxWorker(ctx, 'webhooks', ctx.store.webhookOutbox, options, (row) =>
     deliver(row.delivery_id, row.body, row.attempts),
   );
-  const unsubscribe = ctx.changes.subscribe((event: Event) => {
+  const unsubscribe = ctx.changes.subscribe((event: Event, details) => {
+    // A campaign started with skip_webhook raises its events for sockets and push only.
+    if (details.skipWebhook) return;
     const settings = appSettings(ctx);
     if (!settings.webhookUrl) return;
     if (settings.webhookEvents.length && !settings.webhookEvents.includes(event.type)) return;

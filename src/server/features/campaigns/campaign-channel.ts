@@ -1,0 +1,134 @@
+// The channel a campaign's message to one user goes to. Its members are the receiver, the
+// sender (unless `sender_mode` is `exclude`) and the channel template's `members` and
+// `members_template`. Its id is the template's `id` rendered for the receiver, or else the
+// distinct channel of those members, the same one `channel('messaging', {members})` finds. A
+// channel that exists gets the members it lacks; one that does not is created when
+// `create_channels` says so, by the sender, as a server-side create would (no permission asked:
+// campaigns act with the app's authority).
+import type { ChannelMemberResponse } from 'stream-chat';
+import type { ServerContext } from '../../http/context';
+import { ApiError } from '../../http/errors';
+import { withoutKeys } from '../../http/input';
+import { Presenter } from '../../present/presenter';
+import { channelForEvents } from '../../realtime/channel-events';
+import { notifyMembersAdded } from '../../realtime/member-events';
+import { envelope, notifyAddedToChannel } from '../../realtime/notify';
+// The distinct id must be the one a client's query computes, so it is that very function; the
+// template's custom data is read as a client's `data` is.
+import { distinctChannelId, RESERVED_DATA } from '../../routes/channels';
+import type { ChannelRow } from '../../store/channels';
+import type { UserRow } from '../../store/users';
+import type { CampaignSettings } from './campaign-input';
+import { campaignTemplate, type Render, type TemplateContext } from './campaign-template';
+
+/** What channels.ts accepts as a channel id. */
+const CHANNEL_ID = /^[A-Za-z0-9_!-]{1,64}$/;
+const NOBODY = { id: null, role: 'admin', server: true, anonymous: false };
+
+export type ChannelPlan = { row: ChannelRow; created: boolean };
+
+/** The channel template compiled once per run step. */
+export type ChannelTemplates = { id?: Render; members: { render: Render; channelRole?: string }[] };
+
+export function channelTemplates(settings: CampaignSettings): ChannelTemplates {
+  const template = settings.channel_template;
+  return {
+    ...(template?.id ? { id: campaignTemplate(template.id, 'channel_template.id') } : {}),
+    members: (template?.members_template ?? []).map((member) => ({
+      render: campaignTemplate(member.user_id, 'channel_template.members_template.user_id'),
+      ...(member.channel_role ? { channelRole: member.channel_role } : {}),
+    })),
+  };
+}
+
+/** The channel for `receiver`, or undefined when there is none and none is to be created. */
+export function channelForReceiver(
+  ctx: ServerContext,
+  settings: CampaignSettings,
+  templates: ChannelTemplates,
+  sender: UserRow,
+  receiver: UserRow,
+  context: TemplateContext,
+): ChannelPlan | undefined {
+  const { store } = ctx;
+  const type = settings.channel_template?.type ?? 'messaging';
+  if (!store.channelTypes.get(type)) throw ApiError.input(`channel type "${type}" does not exist`);
+  const roles = new Map<string, string>();
+  for (const member of templates.members) {
+    const userId = member.render(context).trim();
+    if (userId) roles.set(userId, member.channelRole ?? 'channel_member');
+  }
+  const senderIn = settings.sender_mode !== 'exclude';
+  const memberIds = [...new Set([receiver.id, ...(senderIn ? [sender.id] : []), ...(settings.channel_template?.members ?? []), ...roles.keys()])];
+  const id = templates.id ? templates.id(context).trim() : distinctChannelId(NOBODY, memberIds);
+  if (!CHANNEL_ID.test(id)) throw ApiError.input(`the channel id "${id}" is not one a channel can have`);
+  const unknown = memberIds.filter((userId) => !store.users.get(userId));
+  if (unknown.length) throw ApiError.input(`channel members ${unknown.join(', ')} do not exist`);
+
+  const found = store.channels.get(`${type}:${id}`);
+  if (found && !found.deleted_at) {
+    addMissingMembers(ctx, found, memberIds);
+    return { row: store.channels.get(found.cid) ?? found, created: false };
+  }
+  if (!settings.create_channels) return undefined;
+  // A deleted channel is made anew, as a client's create would.
+  if (found) store.channelAdmin.hardDelete(found.cid);
+  return { row: createChannel(ctx, settings, type, id, sender, senderIn, memberIds, roles), created: true };
+}
+
+/** `sender_mode: include` on a channel target makes the sender a member of it. */
+export function includeSender(ctx: ServerContext, settings: CampaignSettings, row: ChannelRow, sender: UserRow): void {
+  if (settings.sender_mode === 'include') addMissingMembers(ctx, row, [sender.id]);
+}
+
+function addMissingMembers(ctx: ServerContext, row: ChannelRow, memberIds: string[]): void {
+  const { store } = ctx;
+  const now = new Date().toISOString();
+  const added = store.transaction(() => {
+    const ids = store.channels.addMembers(row.cid, memberIds, 'member', now);
+    store.reads.start(row.cid, ids, now);
+    return ids;
+  });
+  if (!added.length) return;
+  const channel = store.channels.get(row.cid) ?? row;
+  notifyMembersAdded(ctx, channel, added.flatMap((userId) => store.channels.member(row.cid, userId) ?? []));
+}
+
+function createChannel(
+  ctx: ServerContext,
+  settings: CampaignSettings,
+  type: string,
+  id: string,
+  sender: UserRow,
+  senderIn: boolean,
+  memberIds: string[],
+  roles: Map<string, string>,
+): ChannelRow {
+  const { store } = ctx;
+  const cid = `${type}:${id}`;
+  const now = new Date().toISOString();
+  const others = memberIds.filter((userId) => userId !== sender.id);
+  const row = store.transaction(() => {
+    const data = settings.channel_template?.custom ?? {};
+    const name = typeof data.name === 'string' ? data.name : null;
+    store.channels.create({ type, id, name, custom: withoutKeys(data, RESERVED_DATA), createdById: sender.id, now });
+    if (senderIn) store.channels.addMembers(cid, [sender.id], 'owner', now);
+    store.channels.addMembers(cid, others, 'member', now);
+    for (const [userId, channelRole] of roles) {
+      if (userId === sender.id && senderIn) continue;
+      store.channelAdmin.setRole(cid, userId, channelRole === 'channel_moderator' ? 'moderator' : 'member', channelRole, now);
+    }
+    store.reads.start(cid, memberIds, now);
+    return store.channels.get(cid) as ChannelRow;
+  });
+  const presenter = new Presenter(ctx);
+  const members = new Map<string, ChannelMemberResponse>();
+  for (const memberId of others) {
+    const member = store.channels.member(cid, memberId);
+    if (member) members.set(memberId, presenter.member(member));
+  }
+  notifyAddedToChannel(ctx, row, others, members);
+  // As for a client's create: channel.created for webhooks, the members heard added_to_channel.
+  ctx.changes.emit({ type: 'channel.created', ...envelope(row), channel: channelForEvents(ctx, row, presenter), user: presenter.user(sender.id), created_at: now });
+  return row;
+}
