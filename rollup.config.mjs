@@ -5,6 +5,7 @@ import esbuild from 'rollup-plugin-esbuild';
 import { preactAliases } from './build/aliases.mjs';
 import { browserPlugins } from './build/browser-plugins.mjs';
 import { deferRuntime } from './build/defer-runtime.mjs';
+import { localeCatalogues } from './build/locale-catalogues.mjs';
 import { minifyCss } from './build/minify-css.mjs';
 import { moduleReport } from './build/module-report.mjs';
 
@@ -34,7 +35,7 @@ export default [
     input,
     plugins,
     output: [
-      { file: 'dist/chat-widget.js', format: 'iife', name: 'ChatWidget', plugins: [moduleReport(deferred.report)] },
+      { file: 'dist/chat-widget.js', format: 'iife', name: 'ChatWidget', plugins: [moduleReport(deferred.report), localeCatalogues()] },
       { file: 'dist/chat-widget.mjs', format: 'es' },
     ],
   },

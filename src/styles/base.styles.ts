@@ -24,6 +24,8 @@ export const baseStyles = /* css */ `
   --chat-widget-z-index: 2147483647;
 }
 :host([hidden]) { display: none; }
+/* Inline: the page's own height for the element wins over this default (outer rules beat :host). */
+:host([mode="inline"]) { height: var(--chat-widget-height); }
 
 .widget {
   all: initial;

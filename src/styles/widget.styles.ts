@@ -14,14 +14,30 @@ export const widgetStyles = /* css */ `
   box-shadow: 0 12px 40px rgba(20, 20, 40, 0.25);
 }
 .widget[data-position="left"] .panel { right: auto; left: var(--chat-widget-offset); }
-.widget[data-mode="inline"] .panel { width: 100%; height: var(--chat-widget-height); }
-@media (max-width: 480px) {
-  .widget[data-mode="bubble"] .panel { right: 8px; left: 8px; width: auto; bottom: 84px; }
+/* Inline, the panel fills the element's box when the page sizes it, and has its default height
+   when it does not (the host's own height is then auto: base.styles.ts). */
+.widget[data-mode="inline"] { height: 100%; }
+.widget[data-mode="inline"] .panel { width: 100%; height: 100%; min-height: 0; }
+/* A phone's floating panel is the whole visual viewport (phone-layout.ts keeps the --cw-vv-*
+   properties current; 100dvh where there is no visualViewport), inside the safe area. */
+.panel[data-full-screen] {
+  left: var(--cw-vv-left, 0) !important; top: var(--cw-vv-top, 0) !important; right: auto !important; bottom: auto !important;
+  width: var(--cw-vv-width, 100vw) !important; height: var(--cw-vv-height, 100dvh) !important;
+  border: 0; border-radius: 0; box-shadow: none;
+  padding: env(safe-area-inset-top) env(safe-area-inset-right) env(safe-area-inset-bottom) env(safe-area-inset-left);
 }
+@media (max-width: 639.98px), (pointer: coarse) and (max-height: 500px) {
+  /* Under the full-screen panel (still there for the focus to come back to on close). */
+  .launcher { z-index: calc(var(--chat-widget-z-index) - 1); }
+  /* 16 px or more, or iOS zooms the page into a field the visitor taps. */
+  .composer-input, .search-input, .member-search, .text-field { font-size: 16px; }
+}
+/* Arrows point the way the language reads. */
+.panel[dir="rtl"] .directional { transform: scaleX(-1); }
 .panel-body { flex: 1; min-height: 0; display: flex; flex-direction: column; }
 
 .header {
-  display: flex; align-items: center; gap: 8px; padding: 12px 12px 12px 16px;
+  display: flex; align-items: center; gap: 8px; padding: 12px; padding-inline-start: 16px;
   background: var(--cw-accent); color: var(--cw-accent-text);
 }
 .header-text { flex: 1; min-width: 0; }
@@ -57,7 +73,7 @@ export const widgetStyles = /* css */ `
 .unread-separator::before, .unread-separator::after { background: var(--cw-danger); opacity: 0.5; }
 .message { display: flex; gap: 8px; align-items: flex-start; width: fit-content; max-width: 92%; padding-top: 8px; border-radius: 12px; }
 .message.continued { padding-top: 2px; }
-.message.own { margin-left: auto; flex-direction: row-reverse; }
+.message.own { margin-inline-start: auto; flex-direction: row-reverse; }
 .message.highlighted .bubble { animation: cw-flash 2400ms ease-out; box-shadow: 0 0 0 2px var(--cw-accent); }
 @keyframes cw-flash { from { box-shadow: 0 0 0 6px var(--cw-accent); } }
 .avatar {
@@ -97,7 +113,7 @@ export const widgetStyles = /* css */ `
 .link-button { border: 0; background: none; padding: 0; color: inherit; font-weight: 600; text-decoration: underline; cursor: pointer; }
 .thread-link { font-size: 12px; color: var(--cw-accent); padding: 2px 4px; text-decoration: none; }
 .message-system { text-align: center; font-size: 12px; color: var(--cw-muted); padding: 8px 6px 2px; }
-.quoted { display: flex; flex-direction: column; align-items: flex-start; gap: 1px; width: 100%; margin-bottom: 6px; padding: 4px 8px; border: 0; border-left: 3px solid currentColor; border-radius: 6px; background: rgba(127, 127, 127, 0.16); cursor: pointer; text-align: start; font-size: 12px; }
+.quoted { display: flex; flex-direction: column; align-items: flex-start; gap: 1px; width: 100%; margin-bottom: 6px; padding: 4px 8px; border: 0; border-inline-start: 3px solid currentColor; border-radius: 6px; background: rgba(127, 127, 127, 0.16); cursor: pointer; text-align: start; font-size: 12px; }
 .quoted-author { font-weight: 650; }
 .quoted-text { opacity: 0.85; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; max-width: 240px; }
 .reactions { display: flex; flex-wrap: wrap; gap: 4px; padding: 3px 2px 0; }
@@ -108,11 +124,11 @@ export const widgetStyles = /* css */ `
 .message:hover .menu-trigger, .menu-trigger:focus-visible, .menu-trigger[aria-expanded="true"] { opacity: 1; }
 @media (hover: none) { .menu-trigger { opacity: 0.6; } }
 .menu {
-  position: absolute; z-index: 2; top: 30px; right: 0; min-width: 190px; padding: 6px;
+  position: absolute; z-index: 2; top: 30px; inset-inline-end: 0; min-width: 190px; padding: 6px;
   background: var(--cw-bg); color: var(--cw-text); border: 1px solid var(--cw-border); border-radius: 12px;
   box-shadow: 0 8px 24px rgba(20, 20, 40, 0.18); display: flex; flex-direction: column;
 }
-.message.own .menu { right: auto; left: 0; }
+.message.own .menu { inset-inline-end: auto; inset-inline-start: 0; }
 .menu-reactions { display: flex; gap: 2px; padding-bottom: 4px; margin-bottom: 4px; border-bottom: 1px solid var(--cw-border); }
 .menu-reaction { flex: 1; border: 0; background: transparent; border-radius: 8px; height: 32px; font-size: 17px; cursor: pointer; }
 .menu-item { border: 0; background: transparent; text-align: start; padding: 7px 10px; border-radius: 8px; cursor: pointer; }
@@ -120,7 +136,7 @@ export const widgetStyles = /* css */ `
 .menu-item.danger { color: var(--cw-danger); }
 .typing { min-height: 24px; padding: 4px 4px; font-size: 12px; color: var(--cw-muted); font-style: italic; }
 .jump-latest {
-  position: absolute; right: 12px; bottom: 12px; border: 1px solid var(--cw-border); border-radius: 16px; padding: 6px 12px;
+  position: absolute; inset-inline-end: 12px; bottom: 12px; border: 1px solid var(--cw-border); border-radius: 16px; padding: 6px 12px;
   background: var(--cw-bg); color: var(--cw-text); font-size: 12px; font-weight: 600; cursor: pointer; box-shadow: 0 4px 12px rgba(20, 20, 40, 0.15);
 }
 .pinned-bar, .subheader {
@@ -130,7 +146,7 @@ export const widgetStyles = /* css */ `
 .subheader { cursor: default; font-weight: 650; padding: 4px 8px; }
 .pinned-text { flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .pinned-count { color: var(--cw-muted); }
-.notice { display: flex; align-items: center; gap: 8px; padding: 4px 4px 4px 12px; font-size: 12px; background: var(--cw-surface); border-bottom: 1px solid var(--cw-border); }
+.notice { display: flex; align-items: center; gap: 8px; padding: 4px; padding-inline-start: 12px; font-size: 12px; background: var(--cw-surface); border-bottom: 1px solid var(--cw-border); }
 .notice span { flex: 1; }
 .notice.banned { padding: 8px 12px; border-top: 1px solid var(--cw-border); border-bottom: 0; color: var(--cw-danger); }
 .icon-button.small { width: 28px; height: 28px; }
@@ -140,7 +156,7 @@ export const widgetStyles = /* css */ `
 /* Composer */
 .composer { display: flex; flex-direction: column; gap: 6px; padding: 10px 12px 12px; border-top: 1px solid var(--cw-border); background: var(--cw-bg); }
 .composer-row { display: flex; align-items: flex-end; gap: 8px; }
-.composer-context { display: flex; align-items: center; gap: 6px; font-size: 12px; color: var(--cw-muted); padding-left: 4px; }
+.composer-context { display: flex; align-items: center; gap: 6px; font-size: 12px; color: var(--cw-muted); padding-inline-start: 4px; }
 .composer-context-text { flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .composer-input {
   flex: 1; resize: none; min-height: 40px; max-height: 120px; field-sizing: content;
@@ -155,7 +171,7 @@ export const widgetStyles = /* css */ `
   background: var(--cw-accent); color: var(--cw-accent-text);
 }
 .send-button:disabled { opacity: 0.4; cursor: default; }
-.reply-in-channel { display: flex; align-items: center; gap: 6px; font-size: 12px; color: var(--cw-muted); padding-left: 4px; }
+.reply-in-channel { display: flex; align-items: center; gap: 6px; font-size: 12px; color: var(--cw-muted); padding-inline-start: 4px; }
 
 /* Channel list */
 .channel-list { overflow-y: auto; flex: 1; padding: 6px 0; }
@@ -185,7 +201,7 @@ export const widgetStyles = /* css */ `
 .member { display: flex; align-items: center; gap: 10px; padding: 8px 16px; }
 .member .avatar, .channel-item .avatar { margin-top: 0; position: relative; }
 .member .avatar { width: 32px; height: 32px; }
-.presence { position: absolute; right: -1px; bottom: -1px; width: 10px; height: 10px; border-radius: 50%; background: var(--cw-muted); border: 2px solid var(--cw-bg); }
+.presence { position: absolute; inset-inline-end: -1px; bottom: -1px; width: 10px; height: 10px; border-radius: 50%; background: var(--cw-muted); border: 2px solid var(--cw-bg); }
 .presence.online { background: #22a55b; }
 .icon-button[aria-pressed="true"] { background: rgba(255, 255, 255, 0.22); }
 .link-like { border: 0; background: none; padding: 0; text-align: start; cursor: pointer; color: inherit; font: inherit; }
@@ -199,14 +215,14 @@ export const widgetStyles = /* css */ `
 .suggestion .avatar { margin-top: 0; width: 24px; height: 24px; }
 .suggestion-name { font-weight: 650; }
 .suggestion-args { color: var(--cw-muted); font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
-.suggestion-detail { color: var(--cw-muted); font-size: 12px; margin-left: auto; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.suggestion-detail { color: var(--cw-muted); font-size: 12px; margin-inline-start: auto; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .suggestion-status { padding: 8px 12px; font-size: 12px; color: var(--cw-muted); }
-.char-counter { font-size: 12px; color: var(--cw-muted); text-align: end; padding-right: 52px; }
+.char-counter { font-size: 12px; color: var(--cw-muted); text-align: end; padding-inline-end: 52px; }
 .char-counter.over { color: var(--cw-danger); font-weight: 650; }
 
 /* Channel list */
 .channel-list-view { flex: 1; min-height: 0; display: flex; flex-direction: column; }
-.channel-row { display: flex; align-items: center; padding-right: 8px; }
+.channel-row { display: flex; align-items: center; padding-inline-end: 8px; }
 .channel-row .channel-item { flex: 1; min-width: 0; }
 .menu-trigger.visible { opacity: 0.7; }
 .new-conversation-button { margin: 10px 12px 4px; padding: 8px 12px; border: 1px dashed var(--cw-border); border-radius: 10px; background: transparent; color: var(--cw-accent); font-weight: 650; cursor: pointer; text-align: start; }
@@ -215,17 +231,17 @@ export const widgetStyles = /* css */ `
 .pin-icon { vertical-align: -1px; flex: none; }
 .pinned-label { display: inline-flex; align-items: center; gap: 3px; }
 .muted-label { color: var(--cw-muted); font-weight: 400; font-size: 12px; }
-.inline-icon { margin-right: 4px; }
+.inline-icon { margin-inline-end: 4px; }
 
 /* Composer: attachments, link previews, polls, locations, the SDK's notifications */
 .panel-body { position: relative; }
 .notifications, .attachment-previews, .link-previews, .attachments, .poll-options, .poll-answers, .sheet-body, .field { display: flex; flex-direction: column; gap: 4px; }
 .attachment-previews, .link-previews { max-height: 148px; overflow-y: auto; }
 .notification, .attachment-preview, .link-preview {
-  display: flex; align-items: center; gap: 8px; padding: 4px 4px 4px 8px; border: 1px solid var(--cw-border); border-radius: 10px;
+  display: flex; align-items: center; gap: 8px; padding: 4px; padding-inline-start: 8px; border: 1px solid var(--cw-border); border-radius: 10px;
   background: var(--cw-surface); font-size: 12px; line-height: 16px;
 }
-.attachment-preview, .link-preview { padding-left: 4px; }
+.attachment-preview, .link-preview { padding-inline-start: 4px; }
 .notification.error, .attachment-preview[data-state="failed"], .attachment-preview[data-state="blocked"] { border-color: var(--cw-danger); }
 .notification.error, .attachment-status.failed, .field-error { color: var(--cw-danger); }
 .attachment-thumb, .link-preview-image { flex: none; width: 40px; height: 40px; border-radius: 6px; object-fit: cover; display: grid; place-items: center; color: var(--cw-muted); background: var(--cw-bg); }
@@ -242,7 +258,7 @@ export const widgetStyles = /* css */ `
   display: grid; place-items: center; cursor: pointer; background: var(--cw-surface); color: var(--cw-text);
 }
 .composer-tool[aria-expanded="true"] { border-color: var(--cw-accent); color: var(--cw-accent); }
-.composer-menu-list { top: auto; bottom: 46px; left: 0; right: auto; min-width: 170px; }
+.composer-menu-list { top: auto; bottom: 46px; inset-inline-start: 0; inset-inline-end: auto; min-width: 170px; }
 .composer-menu-list .menu-item { display: flex; align-items: center; gap: 10px; }
 .composer-menu-list svg, .poll-head svg, .location-title svg { flex: none; color: var(--cw-accent); }
 .drop-overlay {
@@ -289,7 +305,7 @@ export const widgetStyles = /* css */ `
 .file-card-text { min-width: 0; display: flex; flex-direction: column; }
 .link-card { padding: 0; gap: 0; }
 .link-card-image { display: block; width: 100%; height: 120px; object-fit: cover; background: var(--cw-surface); }
-.link-card-body { display: flex; flex-direction: column; gap: 2px; margin: 8px; padding-left: 8px; border-left: 3px solid var(--cw-accent); }
+.link-card-body { display: flex; flex-direction: column; gap: 2px; margin: 8px; padding-inline-start: 8px; border-inline-start: 3px solid var(--cw-accent); }
 .link-card-site, .poll-rule { font-size: 11px; text-transform: uppercase; letter-spacing: 0.4px; }
 .link-card-text { display: -webkit-box; -webkit-line-clamp: 3; -webkit-box-orient: vertical; overflow: hidden; }
 .poll-card { width: 260px; gap: 8px; padding: 10px 12px; }
@@ -309,7 +325,7 @@ export const widgetStyles = /* css */ `
 .poll-option[aria-pressed="true"] .poll-check { background: var(--cw-accent); border-color: var(--cw-accent); }
 .poll-option .poll-option-text { flex: 1; min-width: 0; overflow-wrap: anywhere; }
 .poll-count { font-weight: 650; font-size: 12px; color: var(--cw-muted); }
-.poll-option .poll-bar { position: absolute; z-index: 0; left: 0; top: 0; bottom: 0; background: color-mix(in srgb, var(--cw-accent) 14%, transparent); }
+.poll-option .poll-bar { position: absolute; z-index: 0; inset-inline-start: 0; top: 0; bottom: 0; background: color-mix(in srgb, var(--cw-accent) 14%, transparent); }
 .poll-add .text-field { padding: 5px 8px; font-size: 12px; }
 .poll-answers { font-size: 12px; }
 .poll-foot { display: flex; justify-content: space-between; }
@@ -320,6 +336,6 @@ export const widgetStyles = /* css */ `
 .location-live { font-size: 12px; color: #16803f; font-weight: 600; }
 .location-actions { font-size: 12px; gap: 12px; }
 .location-actions a { color: var(--cw-accent); font-weight: 600; }
-.command-chip { flex: none; align-self: center; display: inline-flex; align-items: center; gap: 2px; padding: 2px 4px 2px 8px; border-radius: 12px; background: var(--cw-accent); color: var(--cw-accent-text); font-size: 12px; font-weight: 650; }
+.command-chip { flex: none; align-self: center; display: inline-flex; align-items: center; gap: 2px; padding: 2px 4px; padding-inline-start: 8px; border-radius: 12px; background: var(--cw-accent); color: var(--cw-accent-text); font-size: 12px; font-weight: 650; }
 .command-chip button { border: 0; background: none; color: inherit; cursor: pointer; font-size: 14px; line-height: 1; padding: 0 4px; }
 `;

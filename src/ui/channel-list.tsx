@@ -66,7 +66,7 @@ function ChannelRow({ channel, onPick, onError }: ChannelRowProps) {
             {name}
             {muted && <span className="muted-label">{t('list.muted')}</span>}
           </span>
-          <span className="channel-preview">{lastMessagePreview(t, channel)}</span>
+          <span className="channel-preview" dir="auto">{lastMessagePreview(t, channel)}</span>
         </span>
         {unread > 0 && <span className="badge inline-badge" aria-label={t('list.unread', { count: unread })}>{unread}</span>}
       </button>

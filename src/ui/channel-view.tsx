@@ -52,7 +52,7 @@ function PinnedBar({ pinned, onJump }: { pinned: LocalMessage[]; onJump: (id: st
   return (
     <button type="button" className="pinned-bar" part="pinned-bar" onClick={() => onJump(latest.id)}>
       <PushpinIcon />
-      <span className="pinned-text">{latest.text || t('channel.pinnedMessage')}</span>
+      <span className="pinned-text" dir="auto">{latest.text || t('channel.pinnedMessage')}</span>
       {pinned.length > 1 && <span className="pinned-count">{t('channel.pinnedCount', { count: pinned.length })}</span>}
     </button>
   );

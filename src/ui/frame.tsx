@@ -3,6 +3,7 @@ import { panelShown, type Presentation } from '../element/attributes';
 import { installPanelStyles } from './panel-styles';
 import { useLocalization } from './localization';
 import { PanelHeader } from './panel-header';
+import { usePhoneScreen, useScrollLock, useVisualViewport } from './phone-layout';
 
 interface FrameProps extends Presentation {
   setOpen: (open: boolean) => void;
@@ -24,6 +25,10 @@ export function Frame({ mode, open, setOpen, title, subtitle, onBack, backLabel,
   // closed bubble's page never parses it.
   const section = useRef<HTMLElement>(null);
   const { locale, dir } = useLocalization();
+  // A phone's floating panel is the whole screen: a modal dialog over a page held still.
+  const fullScreen = usePhoneScreen() && bubble && shown;
+  useVisualViewport(section, fullScreen);
+  useScrollLock(fullScreen);
   useLayoutEffect(() => {
     const root = section.current?.getRootNode();
     if (typeof ShadowRoot !== 'undefined' && root instanceof ShadowRoot) installPanelStyles(root);
@@ -35,11 +40,14 @@ export function Frame({ mode, open, setOpen, title, subtitle, onBack, backLabel,
       className="panel"
       part="panel"
       role={bubble ? 'dialog' : 'region'}
+      aria-modal={fullScreen || undefined}
+      data-full-screen={fullScreen || undefined}
       aria-label={title}
       lang={locale}
       dir={dir}
       onKeyDown={(event) => {
         onKeyDown?.(event);
+        if (fullScreen && event.key === 'Tab') keepFocusInside(event);
         if (bubble && event.key === 'Escape' && !event.defaultPrevented) setOpen(false);
       }}
     >
@@ -47,4 +55,18 @@ export function Frame({ mode, open, setOpen, title, subtitle, onBack, backLabel,
       <div className="panel-body">{children}</div>
     </section>
   );
+}
+
+const FOCUSABLE = 'button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])';
+
+/** Tab and Shift+Tab go round the panel's controls: a modal dialog keeps the focus inside. */
+function keepFocusInside(event: KeyboardEvent<HTMLElement>) {
+  const controls = [...event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.getClientRects().length > 0);
+  const first = controls[0];
+  const last = controls.at(-1);
+  const active = (event.currentTarget.getRootNode() as ShadowRoot).activeElement;
+  if (event.shiftKey && active === first) last?.focus();
+  else if (!event.shiftKey && active === last) first?.focus();
+  else return;
+  event.preventDefault();
 }

@@ -8,14 +8,15 @@ export const CloseIcon = () => (
   </svg>
 );
 
+// Send and Back point the way the language reads: mirrored right to left (.directional).
 export const SendIcon = () => (
-  <svg {...svg}>
+  <svg {...svg} className="directional">
     <path {...stroke} d="M4 12l16-8-6 16-2.5-6.5L4 12z" />
   </svg>
 );
 
 export const BackIcon = () => (
-  <svg {...svg}>
+  <svg {...svg} className="directional">
     <path {...stroke} d="M15 6l-6 6 6 6" />
   </svg>
 );

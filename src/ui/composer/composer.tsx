@@ -194,6 +194,7 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
           <textarea
             ref={textarea}
             className="composer-input"
+            dir="auto"
             part="composer-input"
             rows={1}
             placeholder={command ? command.args || command.description || '' : t(inThread ? 'composer.placeholderThread' : 'composer.placeholder')}

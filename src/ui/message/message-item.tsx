@@ -62,7 +62,7 @@ function Quoted({ message, onJumpTo }: { message: LocalMessage; onJumpTo: (id: s
   return (
     <button type="button" className="quoted" part="quoted-message" onClick={() => onJumpTo(quoted.id)}>
       <span className="quoted-author">{displayName(quoted.user)}</span>
-      <span className="quoted-text">{quoted.type === 'deleted' ? t('message.deleted') : quoted.text}</span>
+      <span className="quoted-text" dir="auto">{quoted.type === 'deleted' ? t('message.deleted') : quoted.text}</span>
     </button>
   );
 }

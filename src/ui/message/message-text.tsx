@@ -36,7 +36,7 @@ interface MessageTextProps {
 /** Message text as elements and text nodes, never as HTML. */
 export const MessageText = memo(function MessageText({ text, mentioned = [] }: MessageTextProps) {
   return (
-    <div className="message-text">
+    <div className="message-text" dir="auto">
       {parseMarkdown(text, mentioned).map((block, i) => {
         switch (block.t) {
           case 'pre':

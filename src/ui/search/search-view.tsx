@@ -249,6 +249,7 @@ export function SearchView({ search, client, ownUserId, focusKey, onOpenChannel,
             ref={input}
             type="search"
             className="search-input"
+            dir="auto"
             part="search-input"
             placeholder={t('search.placeholder')}
             aria-label={t('search.label')}
