@@ -16,6 +16,7 @@ export interface RawAttributes {
   guests?: string;
   locale?: string;
   translations?: string;
+  notify?: string;
 }
 
 /** Attribute name → property name: the element's public attribute surface. */
@@ -34,6 +35,7 @@ export const ATTRIBUTES = {
   guests: 'guests',
   locale: 'locale',
   translations: 'translations',
+  notify: 'notify',
 } as const satisfies Record<string, keyof RawAttributes>;
 
 export type AttributeName = keyof typeof ATTRIBUTES;

@@ -29,8 +29,6 @@ export const widgetStyles = /* css */ `
 @media (max-width: 639.98px), (pointer: coarse) and (max-height: 500px) {
   /* Under the full-screen panel (still there for the focus to come back to on close). */
   .launcher { z-index: calc(var(--chat-widget-z-index) - 1); }
-  /* 16 px or more, or iOS zooms the page into a field the visitor taps. */
-  .composer-input, .search-input, .member-search, .text-field { font-size: 16px; }
 }
 /* Arrows point the way the language reads. */
 .panel[dir="rtl"] .directional { transform: scaleX(-1); }
@@ -338,4 +336,9 @@ export const widgetStyles = /* css */ `
 .location-actions a { color: var(--cw-accent); font-weight: 600; }
 .command-chip { flex: none; align-self: center; display: inline-flex; align-items: center; gap: 2px; padding: 2px 4px; padding-inline-start: 8px; border-radius: 12px; background: var(--cw-accent); color: var(--cw-accent-text); font-size: 12px; font-weight: 650; }
 .command-chip button { border: 0; background: none; color: inherit; cursor: pointer; font-size: 14px; line-height: 1; padding: 0 4px; }
+/* Last, to win over each field's own size: 16 px or more on a phone, or iOS zooms the page
+   into a field the visitor taps. */
+@media (max-width: 639.98px), (pointer: coarse) and (max-height: 500px) {
+  .composer-input, .search-input, .member-search, .text-field { font-size: 16px; }
+}
 `;

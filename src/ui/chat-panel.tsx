@@ -4,6 +4,7 @@ import type { Emit } from '../element/events';
 import { ConnectedWidget } from './connected-widget';
 import { Frame } from './frame';
 import { LocalizationProvider, useLocalizationFor } from './localization';
+import { parseNotify } from './notify/use-notify';
 import { StatusView } from './status-view';
 
 export interface ChatPanelProps extends Omit<RawAttributes, 'translations'> {
@@ -41,7 +42,7 @@ export function ChatPanel({ emit = noop, onOpenChange = noop, translations, ...r
   return (
     <LocalizationProvider value={localization}>
       {parsed.ok ? (
-        <ConnectedWidget config={parsed.config} presentation={presentation} emit={emit} setOpen={onOpenChange} />
+        <ConnectedWidget config={parsed.config} presentation={presentation} notify={parseNotify(raw.notify)} emit={emit} setOpen={onOpenChange} />
       ) : (
         <Frame {...presentation} setOpen={onOpenChange} title={localization.t('panel.chat')}>
           <StatusView tone="error" title={localization.t('panel.notSetUp')} detail={parsed.error.message} />

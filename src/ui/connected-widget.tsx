@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { StateStore, type MessageResponse } from 'stream-chat';
-import { type ChannelRef, type Presentation, type WidgetConfig } from '../element/attributes';
+import { panelShown, type ChannelRef, type Presentation, type WidgetConfig } from '../element/attributes';
 import type { Emit, MessageSummary } from '../element/events';
 import type { ChannelViewState, SendResult } from '../session/channel-handle';
 import { SessionError } from '../session/session-error';
@@ -16,6 +16,7 @@ import { createSearch } from './search/search-sources';
 import { SearchView } from './search/search-view';
 import { StatusView } from './status-view';
 import { useSay, useT } from './localization';
+import { useNotify, type NotifyOptions } from './notify/use-notify';
 
 const selectSession = (state: SessionState) => ({ ...state });
 const selectSummary = (state: ChannelViewState) => ({
@@ -44,12 +45,13 @@ const summarize = (message: MessageResponse): MessageSummary => ({
 interface ConnectedWidgetProps {
   config: WidgetConfig;
   presentation: Presentation;
+  notify: NotifyOptions;
   emit: Emit;
   setOpen: (open: boolean) => void;
 }
 
 /** A valid configuration: the shared session, the channel, and the events the host page hears. */
-export function ConnectedWidget({ config, presentation, emit, setOpen }: ConnectedWidgetProps) {
+export function ConnectedWidget({ config, presentation, notify, emit, setOpen }: ConnectedWidgetProps) {
   const { apiKey, baseUrl, tokenEndpoint, userName } = config;
   const t = useT();
   const say = useSay();
@@ -137,6 +139,7 @@ export function ConnectedWidget({ config, presentation, emit, setOpen }: Connect
     lastUnread.current = unread;
     emit('chat-widget-unread', { count: unread });
   }, [unread, emit]);
+  useNotify(session.client, notify, unread, panelShown(presentation));
 
   const readyKey = connected && (home ? channel.status === 'ready' : true) ? `${userId}|${ref?.id ?? ''}` : null;
   useEffect(() => {

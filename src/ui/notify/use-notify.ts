@@ -1,0 +1,47 @@
+// `notify="title sound"`: telling a visitor who is elsewhere (another tab, or the panel closed)
+// that an answer came. The page's own `chat-widget-unread` event is unchanged.
+import { useEffect, useRef, useState } from 'react';
+import type { StreamChat } from 'stream-chat';
+import { chime } from './chime';
+import { setTitleCount } from './title-count';
+
+export interface NotifyOptions {
+  title: boolean;
+  sound: boolean;
+}
+
+/** The words of the `notify` attribute; anything else in it is ignored. */
+export function parseNotify(value: string | undefined): NotifyOptions {
+  const words = new Set((value ?? '').toLowerCase().split(/\s+/));
+  return { title: words.has('title'), sound: words.has('sound') };
+}
+
+function usePageHidden(): boolean {
+  const [hidden, setHidden] = useState(() => document.visibilityState === 'hidden');
+  useEffect(() => {
+    const update = () => setHidden(document.visibilityState === 'hidden');
+    document.addEventListener('visibilitychange', update);
+    return () => document.removeEventListener('visibilitychange', update);
+  }, []);
+  return hidden;
+}
+
+export function useNotify(client: StreamChat, options: NotifyOptions, unread: number, panelShown: boolean) {
+  const away = usePageHidden() || !panelShown;
+  // The title counts while the visitor is away, and is the page's own again on their return.
+  const owner = useRef({});
+  useEffect(() => {
+    setTitleCount(owner.current, options.title && away ? unread : 0);
+  }, [options.title, away, unread]);
+  useEffect(() => () => setTitleCount(owner.current, 0), []);
+
+  const chimeWanted = useRef(false);
+  chimeWanted.current = options.sound && away;
+  useEffect(() => {
+    const onMessage = (event: { message?: { id: string }; user?: { id: string } }) => {
+      if (chimeWanted.current && event.message && event.user?.id !== client.userID) chime(event.message.id);
+    };
+    const subscriptions = [client.on('message.new', onMessage), client.on('notification.message_new', onMessage)];
+    return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
+  }, [client]);
+}
