@@ -28,6 +28,9 @@ export const en = {
   'launcher.open': 'Open chat',
   'launcher.close': 'Close chat',
   'launcher.unread': { one: '{count} unread message', other: '{count} unread messages' },
+  'announce.message': '{name}: {text}',
+  'announce.attachment': '{name} sent an attachment',
+  'announce.many': { one: '{count} new message', other: '{count} new messages' },
 
   // Errors from the session (the chat-widget-error event keeps them in English)
   'error.connect': 'Could not connect to chat: {why}.',

@@ -38,6 +38,8 @@ export const baseStyles = /* css */ `
   text-align: start;
   --cw-accent: var(--chat-widget-accent);
   --cw-accent-text: var(--chat-widget-accent-text);
+  /* The accent as text on the panel's background: the accent itself, lightened in dark themes (AA contrast). */
+  --cw-accent-ink: var(--chat-widget-accent);
   --cw-bg: var(--chat-widget-background);
   --cw-surface: var(--chat-widget-surface);
   --cw-text: var(--chat-widget-text);
@@ -47,10 +49,12 @@ export const baseStyles = /* css */ `
 }
 .widget[data-theme="dark"] {
   --cw-bg: #17171f; --cw-surface: #23232e; --cw-text: #ececf3; --cw-muted: #a0a0b4; --cw-border: #33333f; --cw-danger: #ff6b81;
+    --cw-accent-ink: color-mix(in srgb, var(--chat-widget-accent) 45%, #fff);
 }
 @media (prefers-color-scheme: dark) {
   .widget[data-theme="auto"] {
     --cw-bg: #17171f; --cw-surface: #23232e; --cw-text: #ececf3; --cw-muted: #a0a0b4; --cw-border: #33333f; --cw-danger: #ff6b81;
+    --cw-accent-ink: color-mix(in srgb, var(--chat-widget-accent) 45%, #fff);
   }
 }
 /* Resets carry no weight (:where), so every component rule below wins over them. */

@@ -37,7 +37,7 @@ export const searchStyles = /* css */ `
 .widget .search-hit:focus-visible { outline-offset: -2px; }
 .search-hit:disabled { cursor: progress; opacity: 0.7; }
 .search-hit .avatar { position: relative; margin-top: 0; width: 32px; height: 32px; font-size: 13px; }
-.search-hit .avatar.square { border-radius: 9px; background: color-mix(in srgb, var(--cw-accent) 14%, var(--cw-bg)); color: var(--cw-accent); }
+.search-hit .avatar.square { border-radius: 9px; background: color-mix(in srgb, var(--cw-accent) 14%, var(--cw-bg)); color: var(--cw-accent-ink); }
 .search-hit-text { flex: 1; min-width: 0; display: flex; flex-direction: column; }
 .search-hit-title { font-weight: 600; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .search-hit-detail { font-size: 12px; line-height: 16px; color: var(--cw-muted); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
@@ -58,7 +58,7 @@ export const searchStyles = /* css */ `
 .search-error span { flex: 1; min-width: 0; overflow-wrap: anywhere; }
 .search-more {
   display: block; margin: 2px 16px 6px; padding: 4px 0; border: 0; background: none; cursor: pointer;
-  color: var(--cw-accent); font-size: 12px; font-weight: 650;
+  color: var(--cw-accent-ink); font-size: 12px; font-weight: 650;
 }
 .spinner.small { width: 14px; height: 14px; border-width: 2px; }
 `;

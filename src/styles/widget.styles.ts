@@ -57,6 +57,7 @@ export const widgetStyles = /* css */ `
 @media (prefers-reduced-motion: reduce) { .spinner { animation-duration: 2400ms; } }
 .banner { padding: 6px 12px; font-size: 12px; background: var(--cw-surface); color: var(--cw-muted); border-bottom: 1px solid var(--cw-border); }
 .empty { margin: auto; padding: 24px; color: var(--cw-muted); text-align: center; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip-path: inset(50%); white-space: nowrap; border: 0; }
 
 /* Messages: rows use padding, never margins, so their measured heights add up exactly. */
 .message-area { position: relative; flex: 1; min-height: 0; display: flex; flex-direction: column; }
@@ -109,7 +110,7 @@ export const widgetStyles = /* css */ `
 .message-failed { color: var(--cw-danger); }
 .pinned-label { font-size: 11px; color: var(--cw-muted); padding: 0 4px 2px; }
 .link-button { border: 0; background: none; padding: 0; color: inherit; font-weight: 600; text-decoration: underline; cursor: pointer; }
-.thread-link { font-size: 12px; color: var(--cw-accent); padding: 2px 4px; text-decoration: none; }
+.thread-link { font-size: 12px; color: var(--cw-accent-ink); padding: 2px 4px; text-decoration: none; }
 .message-system { text-align: center; font-size: 12px; color: var(--cw-muted); padding: 8px 6px 2px; }
 .quoted { display: flex; flex-direction: column; align-items: flex-start; gap: 1px; width: 100%; margin-bottom: 6px; padding: 4px 8px; border: 0; border-inline-start: 3px solid currentColor; border-radius: 6px; background: rgba(127, 127, 127, 0.16); cursor: pointer; text-align: start; font-size: 12px; }
 .quoted-author { font-weight: 650; }
@@ -195,7 +196,7 @@ export const widgetStyles = /* css */ `
 }
 .member-search:focus-visible { outline: 2px solid var(--cw-accent); }
 .member-results { margin-top: 4px; border: 1px solid var(--cw-border); border-radius: 10px; overflow: hidden; }
-.member-add-label { font-size: 12px; color: var(--cw-accent); font-weight: 650; }
+.member-add-label { font-size: 12px; color: var(--cw-accent-ink); font-weight: 650; }
 .member { display: flex; align-items: center; gap: 10px; padding: 8px 16px; }
 .member .avatar, .channel-item .avatar { margin-top: 0; position: relative; }
 .member .avatar { width: 32px; height: 32px; }
@@ -223,7 +224,7 @@ export const widgetStyles = /* css */ `
 .channel-row { display: flex; align-items: center; padding-inline-end: 8px; }
 .channel-row .channel-item { flex: 1; min-width: 0; }
 .menu-trigger.visible { opacity: 0.7; }
-.new-conversation-button { margin: 10px 12px 4px; padding: 8px 12px; border: 1px dashed var(--cw-border); border-radius: 10px; background: transparent; color: var(--cw-accent); font-weight: 650; cursor: pointer; text-align: start; }
+.new-conversation-button { margin: 10px 12px 4px; padding: 8px 12px; border: 1px dashed var(--cw-border); border-radius: 10px; background: transparent; color: var(--cw-accent-ink); font-weight: 650; cursor: pointer; text-align: start; }
 .new-conversation { padding-top: 10px; }
 .new-conversation-row { display: flex; align-items: center; gap: 8px; }
 .pin-icon { vertical-align: -1px; flex: none; }

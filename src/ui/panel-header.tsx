@@ -16,7 +16,7 @@ interface PanelHeaderProps {
 export function PanelHeader({ title, subtitle, onBack, backLabel, onClose, actions }: PanelHeaderProps) {
   const t = useT();
   return (
-    <header className="header" part="header">
+    <div className="header" part="header">
       {onBack && (
         <button type="button" className="icon-button" part="back-button" aria-label={backLabel ?? t('panel.back')} onClick={onBack}>
           <BackIcon />
@@ -32,6 +32,6 @@ export function PanelHeader({ title, subtitle, onBack, backLabel, onClose, actio
           <CloseIcon />
         </button>
       )}
-    </header>
+    </div>
   );
 }

@@ -67,9 +67,9 @@ function ThreadContent({ handle, thread, ownUserId, offline, capabilities, handl
   return (
     <>
       <div className="message-scroller thread" part="thread">
-        <ol className="message-list" role="log" aria-label={t('channel.thread')}>
+        <ol className="message-list" aria-label={t('channel.thread')}>
           {item(parent)}
-          <li className="row thread-divider" role="separator">
+          <li className="row thread-divider">
             <span>{replyCount === 0 ? t('thread.noReplies') : t('message.replies', { count: replyCount })}</span>
           </li>
           {pagination.prevCursor && (

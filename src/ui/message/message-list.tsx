@@ -6,6 +6,7 @@ import { why } from '../../session/session-error';
 import { text, type Translate } from '../../i18n/translate';
 import { useLocalization } from '../localization';
 import { useStateStore } from '../../session/use-state-store';
+import { NewMessageAnnouncer } from './announcer';
 import { MessageItem, type MessageHandlers } from './message-item';
 import { buildRows, dayLabel, type Row } from './rows';
 import { rowOffset, useVirtualWindow } from './use-virtual-window';
@@ -161,14 +162,14 @@ export function MessageList({ handle, ownUserId, onSendResult, onOpenThread }: M
   const renderRow = (row: Row) => {
     if (row.kind === 'date') {
       return (
-        <li key={row.key} data-row-key={row.key} className="row date-separator" role="separator">
+        <li key={row.key} data-row-key={row.key} className="row date-separator">
           <span>{dayLabel(row.day, locale)}</span>
         </li>
       );
     }
     if (row.kind === 'unread') {
       return (
-        <li key={row.key} data-row-key={row.key} className="row unread-separator" part="unread-separator" role="separator">
+        <li key={row.key} data-row-key={row.key} className="row unread-separator" part="unread-separator">
           <span>{t('messages.new')}</span>
         </li>
       );
@@ -192,12 +193,13 @@ export function MessageList({ handle, ownUserId, onSendResult, onOpenThread }: M
   const showJump = !s.atLatest || s.hasNewer;
   return (
     <div className="message-area">
+      <NewMessageAnnouncer channel={handle.channel} ownUserId={ownUserId} />
       <div className="message-scroller" ref={scroller} onScroll={onScroll}>
         {s.loadingOlder && <p className="loading-more">{t('messages.loadingOlder')}</p>}
         {rows.length === 0 ? (
           <p className="empty">{t('messages.empty')}</p>
         ) : (
-          <ol className="message-list" part="message-list" role="log" aria-live="polite" aria-label={t('messages.label')}>
+          <ol className="message-list" part="message-list" aria-label={t('messages.label')}>
             <li aria-hidden="true" className="spacer" style={{ height: view.padTop }} />
             {rows.slice(view.start, view.end).map(renderRow)}
             <li aria-hidden="true" className="spacer" style={{ height: view.padBottom }} />
