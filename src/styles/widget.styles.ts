@@ -6,6 +6,8 @@ export const widgetStyles = /* css */ `
   background: var(--cw-bg); color: var(--cw-text);
   border: 1px solid var(--cw-border); border-radius: var(--chat-widget-radius);
 }
+/* Focused as a whole when it opens from the launcher; its controls show their own focus. */
+.panel:focus { outline: none; }
 .widget[data-mode="bubble"] .panel {
   position: fixed; right: var(--chat-widget-offset); bottom: calc(var(--chat-widget-offset) + 68px);
   z-index: var(--chat-widget-z-index);

@@ -31,7 +31,12 @@ export function Frame({ mode, open, setOpen, title, subtitle, onBack, backLabel,
   useScrollLock(fullScreen);
   useLayoutEffect(() => {
     const root = section.current?.getRootNode();
-    if (typeof ShadowRoot !== 'undefined' && root instanceof ShadowRoot) installPanelStyles(root);
+    if (typeof ShadowRoot === 'undefined' || !(root instanceof ShadowRoot)) return;
+    installPanelStyles(root);
+    // Opened from the launcher (the focus is in the widget, not in the panel): the focus moves
+    // into the panel, so the next Tab reaches its controls. A page that opens it leaves its focus be.
+    const panel = section.current;
+    if (bubble && panel && root.activeElement && !panel.contains(root.activeElement)) panel.focus({ preventScroll: true });
   }, [shown]);
   if (!shown) return null;
   return (
@@ -40,6 +45,7 @@ export function Frame({ mode, open, setOpen, title, subtitle, onBack, backLabel,
       className="panel"
       part="panel"
       role={bubble ? 'dialog' : 'region'}
+      tabIndex={-1}
       aria-modal={fullScreen || undefined}
       data-full-screen={fullScreen || undefined}
       aria-label={title}

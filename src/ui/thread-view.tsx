@@ -90,7 +90,7 @@ function ThreadContent({ handle, thread, ownUserId, offline, capabilities, handl
           {replies.map((reply, i) => item(reply, i > 0 && replies[i - 1]?.user?.id === reply.user?.id))}
         </ol>
       </div>
-      <Composer composer={thread.messageComposer} disabled={offline} send={() => handle.send()} onSendResult={onSendResult} inThread />
+      <Composer composer={thread.messageComposer} disabled={offline} send={() => handle.send()} onSendResult={onSendResult} inThread autoFocus />
     </>
   );
 }

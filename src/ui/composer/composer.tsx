@@ -35,6 +35,8 @@ interface ComposerProps {
   onSendResult: (result: SendResult) => void;
   /** In a thread: offer "Also send to channel". */
   inThread?: boolean;
+  /** Takes the focus when it appears (a thread opened from a message's menu). */
+  autoFocus?: boolean;
 }
 
 /**
@@ -42,7 +44,7 @@ interface ComposerProps {
  * the quote and the message being edited, and decides what is sendable; this renders its
  * state and forwards input. Enter sends, Shift+Enter adds a line, Esc cancels an edit.
  */
-export function Composer({ composer, disabled, send, onSendResult, inThread = false }: ComposerProps) {
+export function Composer({ composer, disabled, send, onSendResult, inThread = false, autoFocus = false }: ComposerProps) {
   const { text, command } = useStateStore(composer.textComposer.state, selectText);
   const { quoted, editing, showReplyInChannel } = useStateStore(composer.state, selectComposer);
   // Read for what they change in the SDK's sendability (hasSendableData), below.
@@ -70,6 +72,9 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
   const dragging = useFileDrop(form, !disabled && tools.includes('files'), (files) => addFiles(composer, files));
 
   useEffect(() => composer.registerSubscriptions(), [composer]);
+  useEffect(() => {
+    if (autoFocus) textarea.current?.focus({ preventScroll: true });
+  }, []);
   useEffect(() => {
     if (editing || quoted) textarea.current?.focus();
   }, [editing, quoted]);
