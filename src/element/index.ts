@@ -1,5 +1,6 @@
 // The single file (dist/chat-widget.js): the element, and the chat's runtime in the same file,
 // evaluated when the chat is first wanted (build/defer-runtime.mjs).
+import { rememberScriptBase } from '../i18n/script-base';
 import { loadRuntime } from '../ui/runtime-loader';
 import { ChatWidgetElement, setRuntimeSource } from './chat-widget';
 import { defineChatWidget, TAG_NAME } from './define';
@@ -12,6 +13,7 @@ export { CHAT_WIDGET_EVENTS } from './events';
 export type { RawAttributes, WidgetConfig } from './attributes';
 
 setRuntimeSource(loadRuntime);
+rememberScriptBase(); // now, while this script runs: the catalogues are beside it
 
 if (typeof customElements !== 'undefined') {
   defineChatWidget();

@@ -4,7 +4,7 @@
 // same JSON at a URL) go over both.
 import type { MessageKey } from './en';
 import type { Locale } from './locale';
-import { SCRIPT_BASE } from './script-base';
+import { scriptBase } from './script-base';
 import type { Catalogue, Entry } from './translate';
 
 const fetched = new Map<string, Promise<unknown>>();
@@ -23,10 +23,10 @@ function fetchJson(url: string): Promise<unknown> {
   return pending;
 }
 
-export const catalogueUrl = (locale: Locale, base = SCRIPT_BASE) => new URL(`locales/${locale}.json`, base).href;
+export const catalogueUrl = (locale: Locale, base = scriptBase()) => new URL(`locales/${locale}.json`, base).href;
 
 /** A shipped language's catalogue; English is built in (an empty catalogue here). */
-export async function loadCatalogue(locale: Locale, base = SCRIPT_BASE): Promise<Catalogue> {
+export async function loadCatalogue(locale: Locale, base = scriptBase()): Promise<Catalogue> {
   if (locale === 'en') return {};
   return asCatalogue(await fetchJson(catalogueUrl(locale, base)));
 }
