@@ -1,9 +1,10 @@
 // The widget on real sites (issue 13): phones, languages and right to left, inline sizing, and
 // the unread count in the title while the visitor is elsewhere. Screenshots go to tests/output.
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/index';
-import { eventually, launchChromium, openChat, screenshot, startDemoServer, visit } from './browser';
+import { eventually, launchChromium, openChat, recordViolations, screenshot, startDemoServer, visit } from './browser';
 
 let browser: Browser;
 let server: RunningServer;
@@ -103,6 +104,22 @@ describe('in the visitor’s language', () => {
       await screenshot(page, 'language-ar-rtl');
     } finally {
       await visitor.context.close();
+    }
+  });
+
+  it('fetches its catalogue beside the loader on a strict-CSP page (connect-src self)', async () => {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 860 }, locale: 'fr-FR' });
+    const page = await context.newPage();
+    const violations = await recordViolations(page);
+    try {
+      await page.goto(`${server.url}/loader.html?user=alice`); // its <html lang="en"> is removed below: the browser's French
+      await page.evaluate(() => document.documentElement.removeAttribute('lang'));
+      await launcher(page).click();
+      await messageList(page).waitFor();
+      await eventually(() => composer(page).getAttribute('placeholder')).toBe(JSON.parse(readFileSync('src/i18n/locales/fr.json', 'utf8'))['composer.placeholder']);
+      expect(violations).toEqual([]);
+    } finally {
+      await context.close();
     }
   });
 });
