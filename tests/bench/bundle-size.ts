@@ -9,7 +9,7 @@
 // compressed on its own as a server sends them; the chunk stream-chat-react loads only for
 // video attachments is left out. The split uses the same groups: modules that are in our
 // "stream-chat and its dependencies" group count there for the peer too.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { buildPeer } from './peer/build';
 import type { BenchRow } from './types';
@@ -80,6 +80,16 @@ export default async function bundleSize(): Promise<BenchRow[]> {
     measured: kb(gzip(loader)),
     budget: BUDGET_LOADER_GZIP_KB,
     note: `${gzip(loader).toLocaleString('en')} bytes, ${margin(gzip(loader), BUDGET_LOADER_GZIP_KB)}; ${loader.length.toLocaleString('en')} minified; fetches chat-widget.js when the chat is about to be wanted`,
+  });
+  // The visitor's language: English inside the script, every other one a file beside it.
+  const english = Object.entries(ours.modules).filter(([id]) => id.includes('src/i18n/')).reduce((sum, [, n]) => sum + n, 0);
+  const rendered = Object.values(ours.modules).reduce((sum, n) => sum + n, 0);
+  const catalogues = readdirSync('dist/locales').map((name) => gzip(readFileSync(`dist/locales/${name}`)));
+  rows.push({
+    name: '  gzip share: languages (English and the catalogue code, inside)',
+    unit: 'KB',
+    measured: kb((ours.gzip * english) / rendered),
+    note: `src/i18n in the script; ${catalogues.length} other languages in dist/locales/, ${kb(Math.min(...catalogues))} to ${kb(Math.max(...catalogues))} KB gzip each (${kb(catalogues.reduce((a, b) => a + b, 0))} KB together), one fetched by a visitor who needs it`,
   });
   const label: Record<Group, string> = {
     'stream-chat and its dependencies': 'stream-chat and its dependencies',
