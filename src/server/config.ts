@@ -24,6 +24,8 @@ export type CliConfig = {
   devCredentials: boolean;
   /** The bounds held against clients (limits.ts); only those set here differ from the defaults. */
   limits: Partial<Limits>;
+  /** A LibreTranslate-compatible translation service; absent: translation is not configured. */
+  translation?: { url: string; apiKey?: string };
 };
 
 export const USAGE = `Usage: tsx src/server/main.ts [options]
@@ -37,6 +39,11 @@ Options (each also settable by the environment variable shown):
   --disable-auth-checks    DISABLE_AUTH_CHECKS  accept development tokens (….devtoken)
   --allow-private-og       ALLOW_PRIVATE_OG     let link previews fetch loopback and private
                                                 addresses (off: only public hosts)
+  --translation-url <url>  TRANSLATION_URL      a LibreTranslate-compatible service (POST <url>/translate)
+                                                that translates messages; without it translation
+                                                answers "not configured" (code 4)
+  --translation-api-key <key>
+                           TRANSLATION_API_KEY  the service's api_key, when it needs one
   --production             NODE_ENV=production  production mode: no /demo/token, no demo seed,
                                                 a real secret is required
 
@@ -71,6 +78,8 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig {
       'api-secret': { type: 'string' },
       'disable-auth-checks': { type: 'boolean' },
       'allow-private-og': { type: 'boolean' },
+      'translation-url': { type: 'string' },
+      'translation-api-key': { type: 'string' },
       production: { type: 'boolean' },
       'rate-limits': { type: 'string' },
       'user-rate-limit': { type: 'string' },
@@ -107,7 +116,23 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig {
     allowPrivateOg: values['allow-private-og'] ?? TRUE.has((env.ALLOW_PRIVATE_OG ?? '').toLowerCase()),
     devCredentials: apiKey === DEV_API_KEY || apiSecret === DEV_API_SECRET,
     limits: limitsFrom(values, env),
+    ...translationFrom(values['translation-url'] ?? env.TRANSLATION_URL, values['translation-api-key'] ?? env.TRANSLATION_API_KEY),
   };
+}
+
+/** The translation service's address, checked at start (an http(s) URL), and its key. */
+function translationFrom(url: string | undefined, apiKey: string | undefined): Pick<CliConfig, 'translation'> {
+  if (!url) return {};
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`invalid --translation-url: ${url} (an http or https URL)`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new Error(`invalid --translation-url: ${url} (an http or https URL)`);
+  }
+  return { translation: { url: parsed.href.replace(/\/+$/, ''), ...(apiKey ? { apiKey } : {}) } };
 }
 
 const ON_OFF: Record<string, boolean> = { on: true, off: false, true: true, false: false, '1': true, '0': false, yes: true, no: false };

@@ -13,6 +13,7 @@ import { RateLimitCounters } from './http/rate-limit-counters';
 import type { ServerContext } from './http/context';
 import { RealtimeHub } from './realtime/hub';
 import { DEFAULT_SYNC_SETTINGS, startEventLog, type SyncSettings } from './features/sync/event-log';
+import { DEFAULT_TRANSLATOR, type TranslatorSettings } from './features/translation/translator';
 import { attachWebSocket } from './realtime/handshake';
 import { scheduleAllExpiries } from './realtime/expiry';
 import { resumeCampaigns } from './features/campaigns/campaign-schedule';
@@ -79,6 +80,13 @@ export type StartServerOptions = {
   longPollHoldMs?: number;
   /** POST /sync: the event log's bounds (rows, age) and the most events one sync returns. */
   sync?: Partial<SyncSettings>;
+  /**
+   * A LibreTranslate-compatible translation service (`POST {url}/translate`) for
+   * `POST /messages/{id}/translate` and `POST /translate`; without it both answer that translation
+   * is not configured. `timeoutMs` (default 2500, inside the SDK's 3 s) covers the whole exchange;
+   * `maxBytes` bounds its answer (1 MB) and `maxChars` the text sent (20,000).
+   */
+  translation?: Pick<TranslatorSettings, 'url'> & Partial<TranslatorSettings>;
 };
 
 export type RunningServer = {
@@ -120,6 +128,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       },
       sync: { ...DEFAULT_SYNC_SETTINGS, ...options.sync },
       push: { ...DEFAULT_PUSH_OPTIONS, ...options.push },
+      ...(options.translation ? { translation: { ...DEFAULT_TRANSLATOR, ...options.translation } } : {}),
     },
     store,
     hub: new RealtimeHub(limits, options.longPollHoldMs !== undefined ? { longPollHoldMs: options.longPollHoldMs } : {}),

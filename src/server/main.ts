@@ -31,6 +31,7 @@ async function main(): Promise<void> {
     uploadsDir: config.uploadsDir,
     allowPrivateOg: config.allowPrivateOg,
     limits: config.limits,
+    ...(config.translation ? { translation: config.translation } : {}),
     staticRoot: PROJECT_ROOT,
     seed: config.devMode,
   });
@@ -53,6 +54,7 @@ function banner(config: CliConfig, port: number, seeded: boolean): string {
     `  Mode:       ${config.devMode ? 'development (/demo/token enabled)' : 'production'}` +
       `, dev tokens ${config.disableAuthChecks ? 'accepted' : 'refused'}`,
   ];
+  lines.push(`  Translator: ${config.translation ? config.translation.url : 'none, translation is off (--translation-url)'}`);
   const limits = resolveLimits(config.limits);
   lines.push(
     `  Limits:     rate limits ${limits.rateLimits ? 'on' : 'off'}, ${limits.maxConnectionsPerUser || 'any number of'} connections a user, ` +

@@ -8,6 +8,7 @@ import composerKeystroke from './composer-keystroke';
 import fanout from './fanout';
 import hostPage from './host-page';
 import idAround from './id-around';
+import longPoll from './long-poll';
 import search from './search';
 import memory from './memory';
 import messageLatency from './message-latency';
@@ -21,6 +22,8 @@ const benches: Array<[string, () => Promise<BenchRow[]>, number?]> = [
   ['open to first message', openToMessage],
   ['backend message latency', messageLatency],
   ['backend fan-out', fanout],
+  // Long-poll delivery beside the WebSocket's at 100 clients (issue 12).
+  ['long-poll', longPoll],
   ['memory', memory],
   ['channel view (long channels)', channelView],
   ['backend id_around on 1,000,000 messages', idAround],

@@ -104,7 +104,7 @@ export function visibleMessages(ctx: ServerContext, row: ChannelRow, actor: Acto
   return rows.filter(
     (message) =>
       (!after || message.created_at > after) &&
-      (!message.shadowed || message.user_id === viewerId) &&
+      ((!message.shadowed && !message.pending) || message.user_id === viewerId) &&
       !blocked.has(message.user_id),
   );
 }

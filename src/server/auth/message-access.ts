@@ -18,9 +18,11 @@ export type MessageTarget = {
 
 /**
  * The message and its channel, if the actor may read that channel and see the message (not
- * shadowed from them, not from someone they blocked, not truncated away); 404 (code 16) otherwise.
+ * shadowed from them or pending for someone else, not from someone they blocked, not truncated
+ * away); 404 (code 16) otherwise. A pending message its author (or the server) reaches is an
+ * input error for every action but those that pass `pending: true` (read, commit, hard delete).
  */
-export function messageInReach(ctx: ServerContext, id: string, actor: Actor): MessageTarget {
+export function messageInReach(ctx: ServerContext, id: string, actor: Actor, { pending = false } = {}): MessageTarget {
   const message = ctx.store.messages.get(id);
   if (!message) throw ApiError.notFound(`message with id ${id} not found`);
   const channel = ctx.store.channels.get(message.cid);
@@ -28,6 +30,9 @@ export function messageInReach(ctx: ServerContext, id: string, actor: Actor): Me
   const access = accessTo(ctx, channel, actor);
   assertCanRead(channel, actor, access);
   if (!visibleMessages(ctx, channel, actor, access.member, [message]).length) throw ApiError.notFound(`message with id ${id} not found`);
+  if (message.pending && !pending) {
+    throw ApiError.input(`message ${id} is pending: until it is committed it can only be read, committed or hard deleted`);
+  }
   return { message, channel, access };
 }
 

@@ -40,6 +40,9 @@ import { permissionRoutes } from '../routes/server-side/permissions';
 import { pushAdminRoutes } from '../routes/server-side/push';
 import { campaignRoutes } from '../routes/server-side/campaigns';
 import { segmentRoutes } from '../routes/server-side/segments';
+import { messageHistoryRoutes } from '../routes/server-side/message-history';
+import { pendingMessageRoutes } from '../routes/pending-messages';
+import { translationRoutes } from '../routes/translation';
 import { rateLimitHeaders } from './rate-limits';
 import { serveStatic } from './static';
 
@@ -91,6 +94,11 @@ export function createApp(ctx: ServerContext, limits: BodyLimits = DEFAULT_LIMIT
   app.route('/', memberRoutes(ctx));
   app.route('/', messageRoutes(ctx));
   app.route('/', eventRoutes(ctx));
+  // Translation, pending messages and edit history (issue 12, item 5); before channelViewRoutes,
+  // whose POST /messages/{id} would otherwise take POST /messages/history.
+  app.route('/', messageHistoryRoutes(ctx));
+  app.route('/', pendingMessageRoutes(ctx));
+  app.route('/', translationRoutes(ctx));
   // After channelRoutes: its POST /channels/{type}/query must win over POST /channels/{type}/{id}.
   app.route('/', channelViewRoutes(ctx));
   // The composer (issue 3): uploads, link previews, polls, drafts, live locations, commands.

@@ -3,6 +3,7 @@
 import type { FileUploadConfig } from 'stream-chat';
 import type { PushOptions } from '../features/push/push-options';
 import type { SyncSettings } from '../features/sync/event-log';
+import type { TranslatorSettings } from '../features/translation/translator';
 import type { Subject } from '../auth/tokens';
 import type { BodyLimits } from '../limits';
 import type { ChangeFeed } from '../realtime/change-feed';
@@ -26,6 +27,8 @@ export type ServerConfig = {
   sync?: SyncSettings;
   /** Push delivery (features/push): time-out, retries, bounds; the defaults when absent. */
   push?: PushOptions;
+  /** The translation service (features/translation); absent: translation is not configured. */
+  translation?: TranslatorSettings;
 };
 
 /** Where uploads are stored and the app's upload checks (also served in `GET /app`). */

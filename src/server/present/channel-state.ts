@@ -8,6 +8,7 @@ import { presentChannel } from './channel';
 import type { Actor } from '../auth/actor';
 import type { ServerContext } from '../http/context';
 import { presentDraft } from './draft';
+import { pendingMessagesOf } from '../features/messages/pending-messages';
 import type { Presenter } from './presenter';
 import type { ChannelRow } from '../store/channels';
 import type { PageOptions } from '../store/messages';
@@ -55,5 +56,7 @@ export function channelState(
     watcher_count: watcherIds.length,
     hidden: access.member?.hidden === 1,
     ...(draftRow ? { draft: presentDraft(ctx, viewer, draftRow) } : {}),
+    // The viewer's own pending messages, with their metadata (nobody else's, ever).
+    ...(options.state && actor.id !== null ? { pending_messages: pendingMessagesOf(ctx, viewer, row.cid, actor.id) } : {}),
   };
 }

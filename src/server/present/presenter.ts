@@ -106,6 +106,8 @@ export class Presenter extends UserPresenter {
       created_at: row.created_at,
       updated_at: row.updated_at,
       ...(row.deleted_at ? { deleted_at: row.deleted_at } : {}),
+      // Translations (`POST /messages/{id}/translate`): {"<lang>_text": …, "language": source}.
+      ...(row.i18n ? { i18n: JSON.parse(row.i18n) as MessageResponseBase['i18n'] } : {}),
     };
   }
 

@@ -34,7 +34,8 @@ export function appSettingsRoutes(ctx: ServerContext) {
         disable_permissions_checks: settings.disablePermissionsChecks,
         guest_user_creation_disabled: false,
         multi_tenant_enabled: false,
-        auto_translation_enabled: false,
+        // Whether messages can be translated here: a translation service is configured.
+        auto_translation_enabled: ctx.config.translation !== undefined,
         async_url_enrich_enabled: false,
         poll_enabled: true,
         enforce_unique_usernames: settings.enforceUniqueUsernames as 'no' | 'app' | 'team',

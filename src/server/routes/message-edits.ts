@@ -2,7 +2,7 @@
 // hard delete (`DELETE`, `?hard=true`) and undelete (`POST /messages/{id}/undelete`). Every
 // change is broadcast to the channel's watchers, the actor's connections included.
 import { Hono } from 'hono';
-import type { UpdateMessageAPIResponse } from 'stream-chat';
+import type { MessageResponse, UpdateMessageAPIResponse } from 'stream-chat';
 import { actorFor, type Actor } from '../auth/actor';
 import { assertCapability } from '../auth/channel-access';
 import { assertNotBanned } from '../features/moderation/bans';
@@ -13,6 +13,9 @@ import { isObject, namedUserId, objectField, optionalString } from '../http/inpu
 import { assertMayChange, assertNotDeleted, messageInReach, type MessageTarget } from '../auth/message-access';
 import { fullUpdate, partialUpdate, type PlannedChange } from '../features/messages/message-changes';
 import { publishMessageEvent } from '../realtime/message-events';
+import { deletePendingMessage } from '../features/messages/pending-messages';
+import { Presenter } from '../present/presenter';
+import type { MessageFields } from '../store/message-edits';
 import { schedulePinExpiry } from '../realtime/expiry';
 
 export function messageEditRoutes(ctx: ServerContext) {
@@ -55,16 +58,26 @@ export function messageEditRoutes(ctx: ServerContext) {
       throw ApiError.input('delete_for_me is not supported by this backend');
     }
     const actor = actorFor(ctx.store, c.get('subject'), c.req.query('deleted_by') ?? c.req.query('user_id'));
-    const target = messageInReach(ctx, c.req.param('id'), actor);
+    const target = messageInReach(ctx, c.req.param('id'), actor, { pending: true });
+    if (target.message.pending) {
+      // Its author alone ever saw it (features/messages/pending-messages.ts): no event.
+      const message = deletePendingMessage(ctx, target, actor, hard, (row) => presentTo(ctx, actor, row));
+      return sendJson({ message, duration: elapsed(c) } satisfies UpdateMessageAPIResponse);
+    }
     assertMayChange(target, actor, hard ? 'hard-delete' : 'delete');
     if (target.message.hard_deleted) throw ApiError.input(`message ${target.message.id} was already hard deleted`);
     const now = new Date().toISOString();
     const { store } = ctx;
     const row = store.transaction(() => {
-      if (!hard) return target.message.deleted_at ? target.message : store.messageEdits.softDelete(target.message.id, now);
-      // Nothing of a hard-deleted message survives: its reactions and reminders go with it.
+      if (!hard) {
+        if (target.message.deleted_at) return target.message;
+        store.messageHistory.record(target.message, actor.id, now);
+        return store.messageEdits.softDelete(target.message.id, now);
+      }
+      // Nothing of a hard-deleted message survives: its reactions, reminders and earlier versions go with it.
       store.reactions.removeAllOf(target.message.id);
       store.reminders.removeAllOf(target.message.id);
+      store.messageHistory.removeAllOf(target.message.id);
       return store.messageEdits.hardDelete(target.message.id, now);
     });
     const message = publishMessageEvent(ctx, target.channel, 'message.deleted', row, actor.id, {
@@ -82,7 +95,11 @@ export function messageEditRoutes(ctx: ServerContext) {
     assertCapability(target.channel, actor, target.access, 'delete-any-message');
     if (target.message.hard_deleted) throw ApiError.input(`message ${target.message.id} was hard deleted and cannot be restored`);
     if (!target.message.deleted_at) throw ApiError.input(`message ${target.message.id} is not deleted`);
-    const row = ctx.store.messageEdits.undelete(target.message.id, new Date().toISOString());
+    const now = new Date().toISOString();
+    const row = ctx.store.transaction(() => {
+      ctx.store.messageHistory.record(target.message, actor.id, now);
+      return ctx.store.messageEdits.undelete(target.message.id, now);
+    });
     const message = publishMessageEvent(ctx, target.channel, 'message.undeleted', row, actor.id);
     return sendJson({ message, duration: elapsed(c) } satisfies UpdateMessageAPIResponse);
   });
@@ -96,8 +113,41 @@ function applyChange(ctx: ServerContext, target: MessageTarget, actor: Actor, ch
   if (actor.id !== null && !actor.server) assertNotBanned(ctx, target.channel, actor.id);
   if (change.content) assertMayChange(target, actor, 'update');
   if (change.pin) assertCapability(target.channel, actor, target.access, 'pin-message');
-  const row = ctx.store.messageEdits.write(target.message.id, change.fields, new Date().toISOString());
+  const now = new Date().toISOString();
+  const before = target.message;
+  const fields = { ...change.fields };
+  // Translations say what the old text said: an edit of the text drops them.
+  if (fields.text !== undefined && fields.text !== before.text && before.i18n) fields.i18n = null;
+  const row = ctx.store.transaction(() => {
+    // Every edit of the text, attachments or custom data keeps the version it replaces, with
+    // the edit, in one transaction (the message history, routes/server-side/message-history.ts).
+    if (changesContent(before, fields)) ctx.store.messageHistory.record(before, actor.id, now);
+    return ctx.store.messageEdits.write(before.id, fields, now);
+  });
   if (change.pin) schedulePinExpiry(ctx);
   return publishMessageEvent(ctx, target.channel, 'message.updated', row, actor.id);
 }
 
+/** Whether the fields change what the message history keeps: text, attachments, custom data. */
+function changesContent(before: MessageTarget['message'], fields: MessageFields): boolean {
+  return (
+    (fields.text !== undefined && fields.text !== before.text) ||
+    (fields.attachments !== undefined && canonical(fields.attachments) !== canonical(JSON.parse(before.attachments))) ||
+    (fields.custom !== undefined && canonical(fields.custom) !== canonical(JSON.parse(before.custom)))
+  );
+}
+
+/** JSON with object keys sorted: the same data echoed back in another key order is no edit. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item && typeof item === 'object' && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : item,
+  );
+}
+
+function presentTo(ctx: ServerContext, actor: Actor, row: MessageTarget['message']): MessageResponse {
+  const [message] = new Presenter(ctx, actor.id).messages([row]);
+  if (!message) throw new Error(`message ${row.id} could not be presented`);
+  return message;
+}

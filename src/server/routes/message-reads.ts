@@ -23,7 +23,8 @@ export function messageReadRoutes(ctx: ServerContext) {
 
   routes.get('/messages/:id', auth, (c) => {
     const actor = actorFor(ctx.store, c.get('subject'), c.req.query('user_id'));
-    const { message } = messageInReach(ctx, c.req.param('id'), actor);
+    // A pending message is read by its author too (features/messages/pending-messages.ts).
+    const { message } = messageInReach(ctx, c.req.param('id'), actor, { pending: true });
     const [presented] = new Presenter(ctx, actor.id).messages([message]);
     if (!presented) throw new Error(`message ${message.id} could not be presented`);
     return sendJson({ message: presented, duration: elapsed(c) } satisfies GetMessageAPIResponse);

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import type { SendMessageAPIResponse } from 'stream-chat';
 import { actorFor, requireUser } from '../auth/actor';
 import { sendMessage } from '../features/messages/send-message';
+import { pendingOption } from '../features/messages/pending-messages';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import { isObject, namedUserId, optionalBoolean } from '../http/input';
@@ -18,8 +19,15 @@ export function messageRoutes(ctx: ServerContext) {
     const input = body.message;
     const actor = requireUser(actorFor(ctx.store, c.get('subject'), namedUserId(input)), 'send messages');
     const skipPush = optionalBoolean(body.skip_push, 'skip_push') ?? false;
+    // Server-side `pending: true`: stored, delivered on commit (features/messages/pending-messages.ts).
+    const pending = pendingOption(body, c.get('subject'));
     const row = existingChannel(ctx, c.req.param('type'), c.req.param('id'));
-    const response: SendMessageAPIResponse = { message: sendMessage(ctx, row, actor, input, { skipPush }), duration: elapsed(c) };
+    const message = sendMessage(ctx, row, actor, input, { skipPush, ...(pending ? { pending } : {}) });
+    const response: SendMessageAPIResponse = {
+      message,
+      ...(pending?.metadata ? { pending_message_metadata: pending.metadata } : {}),
+      duration: elapsed(c),
+    };
     return sendJson(response);
   });
 

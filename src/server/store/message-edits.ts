@@ -15,9 +15,11 @@ export type MessageFields = Partial<{
   pinned_at: string | null;
   pinned_by_id: string | null;
   pin_expires: string | null;
+  /** Translations (store/message-translations.ts); an edit of the text sets them to null. */
+  i18n: Record<string, string> | null;
 }>;
 
-const JSON_COLUMNS = new Set(['attachments', 'custom', 'mentioned_user_ids']);
+const JSON_COLUMNS = new Set(['attachments', 'custom', 'mentioned_user_ids', 'i18n']);
 
 export function createMessageEditStore(db: Db) {
   const byId = db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id = ?');
@@ -25,7 +27,7 @@ export function createMessageEditStore(db: Db) {
   const hardDelete = db.prepare(
     `UPDATE messages SET deleted_at = COALESCE(deleted_at, @now), updated_at = @now, hard_deleted = 1,
        text = '', attachments = '[]', custom = '{}', mentioned_user_ids = '[]', quoted_message_id = NULL,
-       pinned_at = NULL, pinned_by_id = NULL, pin_expires = NULL, message_text_updated_at = NULL
+       pinned_at = NULL, pinned_by_id = NULL, pin_expires = NULL, message_text_updated_at = NULL, i18n = NULL
      WHERE id = @id`,
   );
   const undelete = db.prepare('UPDATE messages SET deleted_at = NULL, updated_at = ? WHERE id = ? AND hard_deleted = 0');
@@ -50,7 +52,7 @@ export function createMessageEditStore(db: Db) {
     const sets = entries.map(([column]) => `${column} = @${column}`);
     const params: Record<string, unknown> = { id, updated_at: now };
     for (const [column, value] of entries) {
-      params[column] = JSON_COLUMNS.has(column) ? JSON.stringify(value) : value;
+      params[column] = JSON_COLUMNS.has(column) && value !== null ? JSON.stringify(value) : value;
     }
     // Column names come from the MessageFields type, never from request input.
     db.prepare(`UPDATE messages SET ${[...sets, 'updated_at = @updated_at'].join(', ')} WHERE id = @id`).run(params);

@@ -15,27 +15,27 @@ export function createMessageQueryStore(db: Db) {
     'SELECT created_at, seq FROM messages WHERE id = ? AND parent_id = ?',
   );
   const previous = db.prepare<[string, string, string, number], MessageRow>(
-    `SELECT * FROM messages WHERE cid = ? AND ${IN_CHANNEL}
+    `SELECT * FROM messages WHERE cid = ? AND ${IN_CHANNEL} AND pending = 0
        AND created_at <= ? AND (created_at < ? OR seq < ?)
      ORDER BY created_at DESC, seq DESC LIMIT 1`,
   );
   const firstSince = db.prepare<[string, string], MessageRow>(
-    `SELECT * FROM messages WHERE cid = ? AND ${IN_CHANNEL} AND created_at >= ?
+    `SELECT * FROM messages WHERE cid = ? AND ${IN_CHANNEL} AND pending = 0 AND created_at >= ?
      ORDER BY created_at ASC, seq ASC LIMIT 1`,
   );
   const countFrom = db.prepare<[string, string, string, string, number], { n: number }>(
-    `SELECT COUNT(*) AS n FROM messages WHERE cid = ? AND ${IN_CHANNEL} AND deleted_at IS NULL AND user_id != ?
+    `SELECT COUNT(*) AS n FROM messages WHERE cid = ? AND ${IN_CHANNEL} AND deleted_at IS NULL AND pending = 0 AND user_id != ?
        AND created_at >= ? AND (created_at > ? OR seq >= ?)`,
   );
   const repliesFrom = db.prepare<[string, string, string, string, number], { n: number }>(
-    `SELECT COUNT(*) AS n FROM messages WHERE parent_id = ? AND deleted_at IS NULL AND user_id != ?
+    `SELECT COUNT(*) AS n FROM messages WHERE parent_id = ? AND deleted_at IS NULL AND pending = 0 AND user_id != ?
        AND created_at >= ? AND (created_at > ? OR seq >= ?)`,
   );
   const lastSent = db.prepare<[string, string], { at: string }>(
     'SELECT created_at AS at FROM messages WHERE user_id = ? AND cid = ? ORDER BY created_at DESC LIMIT 1',
   );
   const latestReplies = db.prepare<[string, number], MessageRow>(
-    'SELECT * FROM messages WHERE parent_id = ? ORDER BY created_at DESC, seq DESC LIMIT ?',
+    'SELECT * FROM messages WHERE parent_id = ? AND pending = 0 ORDER BY created_at DESC, seq DESC LIMIT ?',
   );
 
   function scanReplies(parentId: string, bounds: Bound[], order: 'ASC' | 'DESC', limit: number, offset = 0) {

@@ -32,6 +32,9 @@ export type MessageRow = {
   /** Migration 5: a shadow-banned author's message; automatic moderation's decision (JSON). */
   shadowed: number;
   moderation: string | null;
+  /** Migration 9: translations (JSON, the provider's `i18n`), and a message sent pending (1). */
+  i18n: string | null;
+  pending: number;
 };
 
 export type NewMessage = {
@@ -51,6 +54,8 @@ export type NewMessage = {
   shadowed?: boolean;
   /** What automatic moderation decided, as JSON (a blocklist match that flags). */
   moderation?: string | null;
+  /** Sent pending: stored, seen by its author alone until committed. */
+  pending?: boolean;
 };
 
 /** The SDK's MessagePaginationOptions, already validated. */
@@ -78,16 +83,16 @@ const IN_CHANNEL = '(parent_id IS NULL OR show_in_channel = 1)';
 export function createMessageStore(db: Db) {
   const insert = db.prepare(
     `INSERT INTO messages (id, cid, user_id, type, text, parent_id, show_in_channel, quoted_message_id,
-       mentioned_user_ids, attachments, custom, created_at, updated_at, shadowed, moderation)
+       mentioned_user_ids, attachments, custom, created_at, updated_at, shadowed, moderation, pending)
      VALUES (@id, @cid, @userId, @type, @text, @parentId, @showInChannel, @quotedMessageId,
-       @mentionedUserIds, @attachments, @custom, @now, @now, @shadowed, @moderation)`,
+       @mentionedUserIds, @attachments, @custom, @now, @now, @shadowed, @moderation, @pending)`,
   );
   const byId = db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id = ?');
   const positionOf = db.prepare<[string, string], Position>(
     'SELECT created_at, seq FROM messages WHERE id = ? AND cid = ?',
   );
   const latest = db.prepare<[string], MessageRow>(
-    `SELECT * FROM messages WHERE cid = ? AND ${IN_CHANNEL} ORDER BY created_at DESC, seq DESC LIMIT 1`,
+    `SELECT * FROM messages WHERE cid = ? AND ${IN_CHANNEL} AND pending = 0 ORDER BY created_at DESC, seq DESC LIMIT 1`,
   );
   const bumpReplies = db.prepare('UPDATE messages SET reply_count = reply_count + 1 WHERE id = ?');
 
@@ -96,6 +101,7 @@ export function createMessageStore(db: Db) {
       ...message,
       showInChannel: message.showInChannel ? 1 : 0,
       shadowed: message.shadowed ? 1 : 0,
+      pending: message.pending ? 1 : 0,
       moderation: message.moderation ?? null,
       mentionedUserIds: JSON.stringify(message.mentionedUserIds),
       attachments: JSON.stringify(message.attachments),

@@ -569,6 +569,38 @@ export const migrations: Migration[] = [
       CREATE INDEX campaign_targets_state ON campaign_targets(campaign_id, state, seq);
     `);
   },
+  // 9 (issue 12, item 5): translations, pending messages and edit history.
+  (db) => {
+    db.exec(`
+      -- The message's translations as the provider shows them: {"<lang>_text": …, "language": source}.
+      ALTER TABLE messages ADD COLUMN i18n TEXT;
+      -- 1: sent pending, seen by its author alone until committed (features/messages/pending-messages.ts).
+      ALTER TABLE messages ADD COLUMN pending INTEGER NOT NULL DEFAULT 0;
+      -- What a pending message waits with: the sender's metadata and how to deliver it on commit.
+      CREATE TABLE pending_messages (
+        message_id TEXT PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+        cid        TEXT NOT NULL,
+        user_id    TEXT NOT NULL,
+        metadata   TEXT,
+        skip_push  INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX pending_messages_sender ON pending_messages(cid, user_id, created_at);
+      -- Every edit: the text, attachments, custom data and deleted state before it, who made it, when.
+      CREATE TABLE message_history (
+        seq           INTEGER PRIMARY KEY,
+        message_id    TEXT NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+        text          TEXT NOT NULL,
+        attachments   TEXT NOT NULL,
+        custom        TEXT NOT NULL,
+        is_deleted    INTEGER NOT NULL,
+        updated_by_id TEXT,
+        updated_at    TEXT NOT NULL
+      );
+      CREATE INDEX message_history_message ON message_history(message_id, updated_at);
+      CREATE INDEX message_history_updated ON message_history(updated_at);
+    `);
+  },
 ];
 
 export function migrate(db: Database): void {

@@ -34,6 +34,9 @@ import { createUserStore } from './users';
 import { createOutboxStore } from './outbox';
 import { createCampaignStore } from './campaigns';
 import { createSegmentStore } from './segments';
+import { createMessageHistoryStore } from './message-history';
+import { createMessageTranslationStore } from './message-translations';
+import { createPendingMessageStore } from './pending-messages';
 
 export function openStore(path: string) {
   const db = openDatabase(path);
@@ -74,6 +77,9 @@ export function openStore(path: string) {
     unreadCounts: createUnreadCountStore(db),
     segments: createSegmentStore(db),
     campaigns: createCampaignStore(db),
+    messageHistory: createMessageHistoryStore(db),
+    messageTranslations: createMessageTranslationStore(db),
+    pendingMessages: createPendingMessageStore(db),
     /** Runs fn in one transaction: all its writes land together or not at all. */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     close: () => db.close(),

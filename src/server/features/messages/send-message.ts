@@ -34,6 +34,11 @@ export type SendOptions = {
   skipPush?: boolean;
   /** Members who hid the channel keep it hidden (a campaign sent without `show_channels`). */
   keepHidden?: boolean;
+  /**
+   * Sent pending (server-side `pending: true`): stored and answered, delivered to nobody until
+   * it is committed (features/messages/pending-messages.ts), with the sender's metadata.
+   */
+  pending?: { metadata: Record<string, string> | null };
 };
 
 /** Sends `input` as `actor` in `row` and returns the message as the sender sees it. */
@@ -42,13 +47,30 @@ export function sendMessage(ctx: ServerContext, row: ChannelRow, actor: UserActo
   const prepared = prepareSend(ctx, row, actor, input);
   if (prepared.reply) return prepared.reply;
   const stored = ctx.store.transaction(() => {
-    const message = storeMessage(ctx, row, actor, prepared);
+    const message = storeMessage(ctx, row, actor, prepared, options.pending !== undefined);
+    if (options.pending) ctx.store.pendingMessages.hold(message, options.pending.metadata, options.skipPush === true);
     prepared.save(message);
     return message;
   });
-  const presenter = new Presenter(ctx);
-  const [message] = presenter.messages([stored]);
+  // A pending message reaches nobody: no event, no counter, until it is committed.
+  const message = stored.pending ? presentOne(ctx, stored) : deliverMessage(ctx, row, stored, options);
+  prepared.after(stored);
+  return message;
+}
+
+function presentOne(ctx: ServerContext, stored: MessageRow): MessageResponse {
+  const [message] = new Presenter(ctx).messages([stored]);
   if (!message) throw new Error('stored message vanished');
+  return message;
+}
+
+/**
+ * Delivers a stored message to the channel: message.new (and its change: webhooks, push, the
+ * sync log), hidden channels shown again, the thread's participants and parent. Returns the
+ * message as sent. Used by a send, and by a commit of a pending message.
+ */
+export function deliverMessage(ctx: ServerContext, row: ChannelRow, stored: MessageRow, options: SendOptions = {}): MessageResponse {
+  const message = presentOne(ctx, stored);
   const channel = ctx.store.channels.get(row.cid) ?? row;
   notifyMessageNew(ctx, channel, message, { skipPush: options.skipPush === true });
   // A new message brings a hidden channel back for everyone who hid it (not a shadowed one).
@@ -64,12 +86,11 @@ export function sendMessage(ctx: ServerContext, row: ChannelRow, actor: UserActo
   const parent = threaded ? ctx.store.messages.get(threaded) : undefined;
   // Per receiver, so a Thread's parent keeps each user's own_reactions.
   if (parent) publishMessageEvent(ctx, channel, 'message.updated', parent, null);
-  prepared.after(stored);
   return message;
 }
 
 /** Stores the message prepareSend checked (capabilities, bans, a writable channel). */
-function storeMessage(ctx: ServerContext, row: ChannelRow, actor: UserActor, { input, marks, access }: PreparedSend): MessageRow {
+function storeMessage(ctx: ServerContext, row: ChannelRow, actor: UserActor, { input, marks, access }: PreparedSend, pending = false): MessageRow {
   const { store } = ctx;
   const config = access.type.config;
   const parentId = optionalString(input.parent_id, 'message.parent_id') ?? null;
@@ -94,17 +115,20 @@ function storeMessage(ctx: ServerContext, row: ChannelRow, actor: UserActor, { i
     throw ApiError.input('message text, attachments, a poll or a location is required');
   }
   if (store.messages.get(id)) throw ApiError.input(`a message with id ${id} already exists`);
-  if (parentId && store.messages.get(parentId)?.cid !== row.cid) {
+  const parent = parentId ? store.messages.get(parentId) : undefined;
+  if (parentId && parent?.cid !== row.cid) {
     throw ApiError.input(`parent message ${parentId} does not exist in this channel`);
   }
-  if (quotedId && store.messages.get(quotedId)?.cid !== row.cid) {
+  const quoted = quotedId ? store.messages.get(quotedId) : undefined;
+  if (quotedId && quoted?.cid !== row.cid) {
     throw ApiError.input(`quoted message ${quotedId} does not exist in this channel`);
   }
+  // Nothing is built on a message others cannot see yet.
+  if (parent?.pending || quoted?.pending) throw ApiError.input(`message ${parentId ?? quotedId} is pending: commit it first`);
   const mentioned = idList(input.mentioned_users, 'message.mentioned_users');
   const known = store.users.getMany(mentioned);
   const showInChannel = optionalBoolean(input.show_in_channel, 'message.show_in_channel') ?? false;
   const custom = withoutKeys(input, NOT_CUSTOM);
-  const inChannel = !parentId || showInChannel;
   const now = new Date().toISOString();
 
   return store.transaction(() => {
@@ -122,18 +146,30 @@ function storeMessage(ctx: ServerContext, row: ChannelRow, actor: UserActor, { i
       custom,
       now,
       ...marks,
+      pending,
     });
-    // A shadowed message exists for its author alone: it moves no counters others see.
-    if (marks.shadowed) return message;
-    if (parentId) store.messages.incrementReplyCount(parentId);
-    if (inChannel) store.channels.setLastMessageAt(row.cid, now);
-    if (config.read_events && inChannel) {
-      // Sending reads the channel for the sender (the SDK assumes so on its own message.new);
-      // everyone else has one more unread, unless the message is silent.
-      if (access.member) store.reads.markRead(row.cid, actor.id, now, id);
-      if (custom.silent !== true) store.reads.incrementUnread(row.cid, actor.id);
-    }
+    // A shadowed message exists for its author alone: it moves no counters others see. A
+    // pending one moves them when it is committed.
+    if (!marks.shadowed && !pending) countMessage(ctx, row, message, config.read_events === true, access.member !== undefined);
     return message;
   });
+}
+
+/**
+ * The counters a delivered message moves: the parent's reply count, the channel's
+ * last_message_at, the sender's read state and everyone else's unread count (in the storing
+ * transaction, or the commit's).
+ */
+export function countMessage(ctx: ServerContext, row: ChannelRow, message: MessageRow, readEvents: boolean, senderIsMember: boolean): void {
+  const { store } = ctx;
+  const inChannel = !message.parent_id || message.show_in_channel === 1;
+  if (message.parent_id) store.messages.incrementReplyCount(message.parent_id);
+  if (inChannel) store.channels.setLastMessageAt(row.cid, message.created_at);
+  if (readEvents && inChannel) {
+    // Sending reads the channel for the sender (the SDK assumes so on its own message.new);
+    // everyone else has one more unread, unless the message is silent.
+    if (senderIsMember) store.reads.markRead(row.cid, message.user_id, message.created_at, message.id);
+    if ((JSON.parse(message.custom) as { silent?: unknown }).silent !== true) store.reads.incrementUnread(row.cid, message.user_id);
+  }
 }
 

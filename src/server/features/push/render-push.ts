@@ -1,9 +1,8 @@
 // What a push carries, rendered from the provider's templates (or its defaults) for one message
 // and one receiver. The context holds the variables the provider documents: channel, sender,
 // receiver, message, members, otherMembers, unread_count, unread_channels, event_type.
-import type { MessageResponse, UserResponse } from 'stream-chat';
+import type { MessageResponse, PushProviderConfig, UserResponse } from 'stream-chat';
 import type { ChannelRow } from '../../store/channels';
-import type { ProviderConfig } from './provider-config';
 import { compileTemplate } from './template';
 
 export type PushContext = {
@@ -72,13 +71,13 @@ function alertOf(apn: Record<string, unknown>): { title: string; body: string } 
 }
 
 /** The APNs payload for this provider (an APNs provider's template, or Firebase's for iOS). */
-export function renderApn(provider: ProviderConfig | undefined, context: PushContext, overrides: TemplateOverrides = {}) {
+export function renderApn(provider: PushProviderConfig | undefined, context: PushContext, overrides: TemplateOverrides = {}) {
   const template = overrides.apn ?? provider?.apn_notification_template ?? provider?.firebase_apn_template ?? DEFAULT_APN_TEMPLATE;
   return renderJson(template, context);
 }
 
 /** FCM v1's `message` without its `token`: data, Android priority, the APNs payload, a notification when templated. */
-export function renderFirebase(provider: ProviderConfig | undefined, context: PushContext, overrides: TemplateOverrides = {}) {
+export function renderFirebase(provider: PushProviderConfig | undefined, context: PushContext, overrides: TemplateOverrides = {}) {
   const data = stringMap(renderJson(overrides.firebaseData ?? provider?.firebase_data_template ?? DEFAULT_DATA_TEMPLATE, context));
   const notification = overrides.firebase ?? provider?.firebase_notification_template;
   return {
@@ -89,7 +88,7 @@ export function renderFirebase(provider: ProviderConfig | undefined, context: Pu
   };
 }
 
-export function renderPush(provider: ProviderConfig, context: PushContext, overrides: TemplateOverrides = {}): RenderedPush {
+export function renderPush(provider: PushProviderConfig, context: PushContext, overrides: TemplateOverrides = {}): RenderedPush {
   switch (provider.type) {
     case 'apn':
       return { type: 'apn', payload: renderApn(provider, context, overrides) };
