@@ -19,12 +19,14 @@ export type MessageActionId =
   | 'ban'
   | 'copy'
   | 'mark-unread'
-  | 'remind';
+  | 'remind'
+  | 'translate';
 
 /** An action's name in the catalogue (`actions.reply`, …). */
 export const actionLabel = (action: MessageActionId) => `actions.${action}` as const satisfies MessageKey;
 
-export function availableActions(message: LocalMessage, ownUserId: string | null, capabilities: string[]): MessageActionId[] {
+/** @param translate the visitor's language when the backend translates and this message is not yet in it */
+export function availableActions(message: LocalMessage, ownUserId: string | null, capabilities: string[], translate = false): MessageActionId[] {
   const can = (capability: string) => capabilities.includes(capability);
   const own = message.user?.id === ownUserId;
   if (message.type === 'deleted' || message.status === 'sending' || message.status === 'failed') return [];
@@ -41,6 +43,7 @@ export function availableActions(message: LocalMessage, ownUserId: string | null
   if (!own) actions.push('mute-user');
   if (!own && can('ban-channel-members')) actions.push('ban');
   if (message.text) actions.push('copy');
+  if (!own && message.text && translate) actions.push('translate');
   if (!own && can('read-events') && !message.parent_id) actions.push('mark-unread');
   actions.push('remind');
   return actions;
@@ -90,7 +93,8 @@ export async function runAction(channel: Channel, message: LocalMessage, action:
         await client.reminders.upsertReminder({ messageId: message.id, remind_at: new Date(Date.now() + HOUR_MS).toISOString() });
         return text('actions.reminded');
       case 'reply':
-        return null; // the panel opens the thread view itself
+      case 'translate':
+        return null; // the panel opens the thread view, or asks for the translation, itself
     }
   } catch (error) {
     return text('actions.failed', { action: text(actionLabel(action)), why: why(error) });

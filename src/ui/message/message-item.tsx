@@ -1,13 +1,16 @@
-import { memo } from 'react';
+import { memo, useState } from 'react';
 import type { LocalMessage } from 'stream-chat';
+import { text, type Text } from '../../i18n/translate';
 import { availableActions, type MessageActionId } from '../../session/message-actions';
 import { why } from '../../session/session-error';
+import { useChatClient } from '../chat-client';
 import { displayName, formatTime, initial, listFormat } from '../format';
-import { useLocalization, useT } from '../localization';
 import { PushpinIcon } from '../icons';
+import { useLocalization, useT } from '../localization';
 import { ActionMenu } from './action-menu';
 import { hasExtras, MessageExtras } from './message-extras';
 import { MessageText } from './message-text';
+import { translatedText, useTranslationLanguage } from './translation';
 import { Reactions } from './reactions';
 
 export interface MessageHandlers {
@@ -72,6 +75,20 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   const { message, own, continued, highlighted, readBy, ownUserId, capabilities } = props;
   const author = displayName(message.user);
   const { t, locale } = useLocalization();
+  const client = useChatClient();
+  const language = useTranslationLanguage();
+  const translation = translatedText(message, language);
+  const [original, setOriginal] = useState(false);
+  const [translateError, setTranslateError] = useState<Text | null>(null);
+  // The translation comes back on the message by the backend's message.updated event.
+  const translate = () => {
+    if (!client || !language) return;
+    setTranslateError(null);
+    client.translateMessage(message.id, language).then(
+      () => setOriginal(false),
+      (error: unknown) => setTranslateError(text('message.translateFailed', { why: why(error) })),
+    );
+  };
   if (message.type === 'system') {
     return (
       <div className="message-system" part="message system-message">
@@ -83,7 +100,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   // A poll, a location or files alone need no empty text bubble above them.
   const extras = !deleted && hasExtras(message);
   const showBubble = !extras || Boolean(message.text || message.quoted_message) || message.type !== 'regular';
-  const actions = availableActions(message, ownUserId, capabilities);
+  const actions = availableActions(message, ownUserId, capabilities, Boolean(language) && !translation);
   const canReact = !deleted && capabilities.includes('send-reaction') && message.status !== 'failed';
   const classes = ['message', own && 'own', continued && 'continued', highlighted && 'highlighted', message.pinned && 'pinned'];
   return (
@@ -111,9 +128,14 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
                 {deleted ? (
                   <em className="message-deleted">{t('message.deleted')}</em>
                 ) : (
-                  <MessageText text={message.text ?? ''} mentioned={message.mentioned_users} />
+                  <MessageText text={(!original && translation) || message.text || ''} mentioned={message.mentioned_users} />
                 )}
                 {message.message_text_updated_at && !deleted && <span className="message-edited">{t('message.edited')}</span>}
+                {translation && !deleted && (
+                  <button type="button" className="link-button message-edited" part="translation-toggle" onClick={() => setOriginal(!original)}>
+                    {t(original ? 'message.showTranslation' : 'message.showOriginal')}
+                  </button>
+                )}
                 {(message.type === 'ephemeral' || message.type === 'error') && <span className="message-edited">{t('message.onlyYou')}</span>}
               </div>
             )}
@@ -123,7 +145,11 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
             <ActionMenu
               actions={actions}
               canReact={canReact}
-              onAction={(action) => (action === 'reply' ? props.onOpenThread(message) : props.onAction(message, action))}
+              onAction={(action) => {
+                if (action === 'reply') props.onOpenThread(message);
+                else if (action === 'translate') translate();
+                else props.onAction(message, action);
+              }}
               onReact={(type) => props.onReact(message, type, false)}
             />
           )}
@@ -133,6 +159,11 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
           <button type="button" className="link-button thread-link" part="thread-link" onClick={() => props.onOpenThread(message)}>
             {t('message.replies', { count: message.reply_count ?? 0 })}
           </button>
+        )}
+        {translateError && (
+          <span className="message-state message-failed" role="alert">
+            {t(translateError.key, translateError.params)}
+          </span>
         )}
         <Status message={message} readBy={readBy} onRetry={props.onRetry} />
       </div>
