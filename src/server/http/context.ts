@@ -2,7 +2,7 @@
 // connections. Built once per server in index.ts.
 import type { FileUploadConfig } from 'stream-chat';
 import type { PushOptions } from '../features/push/push-options';
-import type { SyncSettings } from '../features/sync/event-log';
+import type { SyncSettings } from '../features/sync/sync-settings';
 import type { TranslatorSettings } from '../features/translation/translator';
 import type { Subject } from '../auth/tokens';
 import type { BodyLimits } from '../limits';

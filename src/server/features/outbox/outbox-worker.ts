@@ -5,18 +5,7 @@
 // restart resumes where the last run stopped.
 import type { ServerContext } from '../../http/context';
 import type { OutboxRow, OutboxStore } from '../../store/outbox';
-
-export type DeliveryOptions = {
-  /** A receiver that has not answered after this long counts as failed. */
-  timeoutMs: number;
-  /** Attempts before a delivery is given up. */
-  maxAttempts: number;
-  /** First retry delay, doubled each time up to `maxDelayMs`. */
-  baseDelayMs: number;
-  maxDelayMs: number;
-  /** Deliveries kept waiting at most; past it the oldest are dropped (logged). */
-  maxQueued: number;
-};
+import type { DeliveryOptions } from './delivery-options';
 
 /** What became of one attempt. */
 export type Outcome =

@@ -1,6 +1,5 @@
 // Push delivery's settings (StartServerOptions.push), read by the worker and the device calls.
-import type { ServerContext } from '../../http/context';
-import type { DeliveryOptions } from '../outbox/outbox-worker';
+import type { DeliveryOptions } from '../outbox/delivery-options';
 
 export type PushOptions = DeliveryOptions & {
   /** Receivers expanded per pass of the worker. Default 200. */
@@ -20,6 +19,6 @@ export const DEFAULT_PUSH_OPTIONS: PushOptions = {
   maxDevicesPerUser: 25,
 };
 
-export function pushOptions(ctx: ServerContext): PushOptions {
+export function pushOptions(ctx: { config: { push?: PushOptions } }): PushOptions {
   return ctx.config.push ?? DEFAULT_PUSH_OPTIONS;
 }

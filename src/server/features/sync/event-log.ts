@@ -4,24 +4,7 @@
 // (store/event-log.ts); what it has let go of is refused by the sync, never silently skipped.
 import type { Event } from 'stream-chat';
 import type { ServerContext } from '../../http/context';
-
-export type SyncSettings = {
-  /** Events kept at most (the oldest go first, in batches of a tenth). Default 50,000. */
-  logMaxEvents: number;
-  /** Events older than this are dropped. Default 30 days, the provider's sync window. */
-  logMaxAgeMs: number;
-  /** A sync that would return more events than this is refused (code 4). Default 2,000. */
-  maxEventsPerSync: number;
-};
-
-/** The provider refuses a `last_sync_at` older than 30 days. */
-export const SYNC_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
-
-export const DEFAULT_SYNC_SETTINGS: SyncSettings = {
-  logMaxEvents: 50_000,
-  logMaxAgeMs: SYNC_WINDOW_MS,
-  maxEventsPerSync: 2_000,
-};
+import { SYNC_WINDOW_MS, syncSettings } from './sync-settings';
 
 /**
  * What the provider's sync returns: the changes to channels, their messages, reactions and
@@ -50,10 +33,6 @@ export const SYNC_EVENT_TYPES: ReadonlySet<string> = new Set([
 
 /** Appends after every `CHECK_EVERY` appends the age bound is applied too. */
 const CHECK_EVERY = 1000;
-
-export function syncSettings(ctx: ServerContext): SyncSettings {
-  return ctx.config.sync ?? DEFAULT_SYNC_SETTINGS;
-}
 
 /** Starts logging; the returned function stops it. */
 export function startEventLog(ctx: ServerContext): () => void {

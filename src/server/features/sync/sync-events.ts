@@ -8,7 +8,7 @@ import { accessTo } from '../../auth/channel-access';
 import type { UserActor } from '../../auth/actor';
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
-import { SYNC_WINDOW_MS, syncSettings } from './event-log';
+import { SYNC_WINDOW_MS, syncSettings } from './sync-settings';
 
 /** The provider's limit on `channel_cids` (its SDKs send at most 255). */
 export const MAX_SYNC_CIDS = 255;

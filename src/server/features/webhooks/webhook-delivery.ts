@@ -10,7 +10,8 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { Event } from 'stream-chat';
 import type { ServerContext } from '../../http/context';
 import { appSettings } from '../app/settings';
-import { startOutboxWorker, type DeliveryOptions, type Outcome } from '../outbox/outbox-worker';
+import type { DeliveryOptions } from '../outbox/delivery-options';
+import { startOutboxWorker, type Outcome } from '../outbox/outbox-worker';
 
 /**
  * Receiver time-out (default 6000 ms), retries before a delivery is given up (default 20, about
