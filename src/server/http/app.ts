@@ -43,6 +43,7 @@ import { segmentRoutes } from '../routes/server-side/segments';
 import { messageHistoryRoutes } from '../routes/server-side/message-history';
 import { pendingMessageRoutes } from '../routes/pending-messages';
 import { translationRoutes } from '../routes/translation';
+import { importExportRoutes } from '../routes/server-side/imports-exports';
 import { rateLimitHeaders } from './rate-limits';
 import { serveStatic } from './static';
 
@@ -129,6 +130,8 @@ export function createApp(ctx: ServerContext, limits: BodyLimits = DEFAULT_LIMIT
   // Campaigns and segments (issue 12): server-side; a started campaign sends as a task.
   app.route('/', segmentRoutes(ctx));
   app.route('/', campaignRoutes(ctx));
+  // Imports and exports (issue 12, item 4): server-side; both run as tasks.
+  app.route('/', importExportRoutes(ctx));
   if (ctx.config.devMode) app.route('/', demoRoutes(ctx));
   app.get('*', serveStatic(ctx.config));
 

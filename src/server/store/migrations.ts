@@ -601,6 +601,24 @@ export const migrations: Migration[] = [
       CREATE INDEX message_history_updated ON message_history(updated_at);
     `);
   },
+  // 10: imports (issue 12, item 4): one row per import of a provider import file, its state and
+  // the history of its states (features/imports).
+  (db) => {
+    db.exec(`
+      CREATE TABLE imports (
+        id         TEXT PRIMARY KEY,
+        path       TEXT NOT NULL,
+        mode       TEXT NOT NULL,
+        state      TEXT NOT NULL,
+        size       INTEGER,
+        result     TEXT,
+        history    TEXT NOT NULL DEFAULT '[]',
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX imports_created ON imports(created_at);
+    `);
+  },
 ];
 
 export function migrate(db: Database): void {

@@ -37,6 +37,7 @@ import { createSegmentStore } from './segments';
 import { createMessageHistoryStore } from './message-history';
 import { createMessageTranslationStore } from './message-translations';
 import { createPendingMessageStore } from './pending-messages';
+import { createImportStore } from './imports';
 
 export function openStore(path: string) {
   const db = openDatabase(path);
@@ -80,6 +81,7 @@ export function openStore(path: string) {
     messageHistory: createMessageHistoryStore(db),
     messageTranslations: createMessageTranslationStore(db),
     pendingMessages: createPendingMessageStore(db),
+    imports: createImportStore(db),
     /** Runs fn in one transaction: all its writes land together or not at all. */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     close: () => db.close(),
