@@ -5,7 +5,11 @@
 // modes upsert and insert, exportUsers, malformed files and unknown ids, and the refusal of
 // every call without the secret.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { StreamChat } from 'stream-chat';
+import { importItems } from '../../src/server/features/imports/import-file';
 import { startHarness, type Harness } from './helpers';
 
 let source: Harness;
@@ -133,6 +137,44 @@ describe('imports and exports', () => {
     expect(upserted.state).toBe('completed');
     expect(upserted.result).toMatchObject({ stats: { users: 2, skipped: 0 } });
     expect((await admin.queryUsers({ id: { $in: ['dee', 'eve'] } }, { id: 1 })).users.map((u) => u.name)).toEqual(['Dee renamed', 'Eve too']);
+  });
+
+  it('reads a large file item by item across chunk boundaries, with braces, brackets and quotes inside strings', async () => {
+    const { admin } = target;
+    const tricky = 'a {"quoted"} [bracket] \\ back\\slash } ] { [ ,';
+    const lines = [
+      { type: 'user', item: { id: 'gus', name: tricky } },
+      { type: 'channel', item: { type: 'messaging', id: 'big-import', created_by: 'gus', name: 'Big' } },
+      { type: 'member', item: { channel_type: 'messaging', channel_id: 'big-import', user_id: 'gus' } },
+    ];
+    const padding = 'x'.repeat(300);
+    for (let i = 0; i < 1500; i++) {
+      lines.push({ type: 'message', item: { id: `big-${i}`, channel_type: 'messaging', channel_id: 'big-import', user: 'gus', text: `${i} ${tricky} ${padding}`, created_at: new Date(Date.UTC(2024, 0, 1, 0, 0, i)).toISOString() } } as never);
+    }
+    // The JSON array form, pretty-printed, so items and strings straddle the 64 KB chunks.
+    const done = await importText(target, JSON.stringify(lines, null, 2));
+    expect(done.state).toBe('completed');
+    expect(done.result).toMatchObject({ stats: { users: 1, channels: 1, members: 1, messages: 1500 } });
+    expect((await admin.queryUsers({ id: 'gus' })).users[0]?.name).toBe(tricky);
+    const { results } = await admin.search({ cid: 'messaging:big-import' }, '1499', { limit: 5 });
+    expect(results.map((r) => r.message.id)).toContain('big-1499');
+    expect((await admin.getMessage('big-777')).message.text).toBe(`777 ${tricky} ${padding}`);
+
+    // The same scanner in JSON Lines form, directly, and its errors.
+    const dir = await mkdtemp(join(tmpdir(), 'import-file-'));
+    try {
+      const file = join(dir, 'items.jsonl');
+      await writeFile(file, `\uFEFF${lines.slice(0, 3).map((l) => JSON.stringify(l)).join('\r\n')}\n`);
+      const read = [];
+      for await (const item of importItems(file)) read.push(item);
+      expect(read.map((l) => [l.type, l.index])).toEqual([['user', 0], ['channel', 1], ['member', 2]]);
+      for (const broken of ['[{"type":"user","item":{"id":"a"}}', '{"type":"user","item":{"id":"a"}} 7', '{"type":"user","item":"a"}', '{"type":"user","item":{"id":"a}}']) {
+        await writeFile(file, broken);
+        await expect((async () => { for await (const _ of importItems(file)) void _; })()).rejects.toMatchObject({ code: 4 });
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('exports users', async () => {
