@@ -61,7 +61,7 @@ async function snapshot(harness: Harness, userId: string) {
   const reactions = (m: { latest_reactions?: { type: string; user_id?: string; user?: { id: string } | null }[] }) =>
     (m.latest_reactions ?? []).map((r) => `${r.type}:${r.user_id ?? r.user?.id}`).sort();
   const messages = state.messages.map((m) => ({
-    id: m.id, text: m.text, user: m.user?.id, reply_count: m.reply_count ?? 0, created_at: m.created_at, reactions: reactions(m),
+    id: m.id, type: m.type, text: m.text, user: m.user?.id, reply_count: m.reply_count ?? 0, created_at: m.created_at, reactions: reactions(m),
     groups: Object.fromEntries(Object.entries(m.reaction_groups ?? {}).map(([type, g]) => [type, g.count])),
   }));
   const threads = await Promise.all(state.messages.filter((m) => (m.reply_count ?? 0) > 0).map(async (m) => {
@@ -91,6 +91,8 @@ describe('imports and exports', () => {
     await channel.sendReaction(hello.id, { type: 'like', user_id: 'cy' });
     await channel.sendReaction(reply.id, { type: 'like', user_id: 'ana' });
     await channel.sendReaction(hi.id, { type: 'haha', user_id: 'ana' });
+    const { message: oops } = await channel.sendMessage({ text: 'oops, wrong channel', user_id: 'cy' });
+    await admin.deleteMessage(oops.id);
 
     const { task_id } = await admin.exportChannels([{ type: 'messaging', id: 'round-trip' }]);
     const task = await taskDone(admin, task_id);
@@ -103,23 +105,31 @@ describe('imports and exports', () => {
     const file = await (await fetch(url)).text();
     const lines = file.trim().split('\n').map((line) => JSON.parse(line) as { type: string });
     const counts = lines.reduce<Record<string, number>>((acc, line) => ({ ...acc, [line.type]: (acc[line.type] ?? 0) + 1 }), {});
-    expect(counts).toEqual({ user: 3, channel: 1, member: 3, message: 4, reaction: 4 });
+    expect(counts).toEqual({ user: 3, channel: 1, member: 3, message: 5, reaction: 4 });
 
     const done = await importText(target, file);
     expect(done.state).toBe('completed');
-    expect(done.result).toMatchObject({ stats: { users: 3, channels: 1, members: 3, messages: 4, reactions: 4 } });
+    expect(done.result).toMatchObject({ stats: { users: 3, channels: 1, members: 3, messages: 5, reactions: 4 } });
     expect(done.history.map((h) => h.next_state)).toEqual(['analyzing', 'importing', 'completed']);
 
     const before = await snapshot(source, 'ana');
     const after = await snapshot(target, 'ana');
-    expect(before.messages).toHaveLength(2);
+    expect(before.messages).toHaveLength(3);
+    expect(after.messages[2]).toMatchObject({ id: oops.id, type: 'deleted' });
     expect(before.threads[0]?.replies).toHaveLength(2);
     expect(after).toEqual(before);
     const ana = (await target.admin.queryUsers({ id: 'ana' })).users[0];
     expect(ana).toMatchObject({ name: 'Ana', favourite: 'tea' });
 
+    // The same file again: insert mode leaves everything as it is, upsert counts nothing twice.
+    const again = await importText(target, file, 'insert');
+    expect(again.result).toMatchObject({ stats: { users: 0, channels: 0, members: 0, messages: 0, reactions: 0, skipped: 16 } });
+    const upserted = await importText(target, file);
+    expect(upserted.result).toMatchObject({ stats: { users: 3, channels: 1, members: 3, messages: 5, reactions: 4, skipped: 0 } });
+    expect(await snapshot(target, 'ana')).toEqual(before);
+
     const { import_tasks } = await target.admin._listImports({ limit: 10 });
-    expect(import_tasks.map((t) => t.id)).toContain(done.id);
+    expect(import_tasks.map((t) => t.id)).toEqual([upserted.id, again.id, done.id]);
   });
 
   it('upserts by default and leaves existing data alone in insert mode', async () => {
