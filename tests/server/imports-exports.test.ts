@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StreamChat } from 'stream-chat';
 import { importItems } from '../../src/server/features/imports/import-file';
+import { createImportStore } from '../../src/server/store/imports';
+import { openStore } from '../../src/server/store/store';
 import { startHarness, type Harness } from './helpers';
 
 let source: Harness;
@@ -226,6 +228,40 @@ describe('imports and exports', () => {
     await expect(admin.getExportChannelStatus('no-such-task')).rejects.toMatchObject({ code: 16 });
     const bad = await fetch(`${target.url}/import_uploads/${'0'.repeat(32)}/x.jsonl`, { method: 'PUT', body: 'x' });
     expect(bad.status).toBe(404);
+  });
+
+  it('ends an import the server stopped during as failed when it starts again', () => {
+    const store = openStore(':memory:');
+    try {
+      store.imports.create({ id: 'cut-short', path: 'imports/x/y', mode: 'upsert', size: 10, now: '2024-01-01T00:00:00.000Z' });
+      store.imports.move('cut-short', 'analyzing', '2024-01-01T00:00:01.000Z');
+      createImportStore(store.db); // what opening the database again does
+      const row = store.imports.get('cut-short');
+      expect(row?.state).toBe('failed');
+      expect(JSON.parse(row?.history ?? '[]')).toMatchObject([
+        { prev_state: 'uploaded', next_state: 'analyzing' },
+        { prev_state: 'analyzing', next_state: 'failed' },
+      ]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('exports a time range of a channel, replies with their parents, and without users when asked', async () => {
+    const { admin } = source;
+    const channel = admin.channel('messaging', 'ranged', { members: ['ana'], created_by_id: 'ana' } as never);
+    await channel.create();
+    const { message: early } = await channel.sendMessage({ text: 'early', user_id: 'ana' });
+    await sleep(30);
+    const middle = new Date();
+    await sleep(30);
+    await channel.sendMessage({ text: 'late', user_id: 'ana' });
+    await channel.sendMessage({ text: 'late reply to early', parent_id: early.id, user_id: 'ben' });
+    const since = await admin.exportChannels([{ cid: 'messaging:ranged', messages_since: middle }], { export_users: false });
+    const task = await taskDone(admin, since.task_id);
+    const items = (await (await fetch((task.result as { url: string }).url)).text()).trim().split('\n').map((l) => JSON.parse(l) as { type: string; item: { text?: string } });
+    expect(items.map((l) => l.type)).toEqual(['channel', 'member', 'message']);
+    expect(items[2]?.item.text).toBe('late');
   });
 
   it('refuses every import and export call without the secret', async () => {

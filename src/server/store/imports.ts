@@ -42,6 +42,14 @@ export function createImportStore(db: Db) {
   );
   const setMemberRole = db.prepare('UPDATE members SET role = ?, channel_role = ?, updated_at = ? WHERE cid = ? AND user_id = ?');
   const setDeleted = db.prepare('UPDATE messages SET deleted_at = ? WHERE id = ?');
+  // An import interrupted by a restart cannot resume (its task's closure is gone, as
+  // store/tasks.ts says of tasks): it ends failed instead of staying where it stopped.
+  db.prepare(
+    `UPDATE imports SET state = 'failed',
+       history = json_insert(history, '$[#]', json_object('created_at', @now, 'prev_state', state, 'next_state', 'failed')),
+       result = '{"error":"the server restarted while the import ran"}', updated_at = @now
+     WHERE state IN ('uploaded', 'analyzing', 'importing')`,
+  ).run({ now: new Date().toISOString() });
 
   return {
     create: (row: { id: string; path: string; mode: string; size: number | null; now: string }) => void insert.run(row),

@@ -244,7 +244,7 @@ function applyMessage(ctx: ServerContext, line: ImportLine, mode: ImportMode, no
   if (existing) {
     if (existing.cid !== channel.cid) throw bad(line, `message ${id} exists in another channel`);
     if (mode === 'insert') return false;
-    store.imports.updateMessage(id, body, attachments, custom, now, deletedAt);
+    store.imports.updateMessage(id, body, attachments, custom, date(line, 'updated_at') ?? now, deletedAt);
     return true;
   }
   const parentId = text(line, 'parent_id', false) ?? null;
