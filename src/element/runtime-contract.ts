@@ -6,6 +6,22 @@
 export interface PanelElement extends HTMLElement {
   /** The panel asks to open or close (its close button, Escape); the element decides. */
   onOpenChange?: (open: boolean) => void;
+  /** The site's own strings as an object (the `translations` attribute can only be a URL). */
+  translations?: string | Record<string, unknown>;
+  /** The element's own words in the visitor's language, given once the panel knows it. */
+  onWords?: (words: ElementWords) => void;
+}
+
+/** What the element says itself (the launcher, the placeholders): English until the panel tells it. */
+export interface ElementWords {
+  open: string;
+  close: string;
+  unread: (count: number) => string;
+  connecting: string;
+  unavailable: string;
+  tryAgain: string;
+  signIn: string;
+  notSetUp: string;
 }
 
 export interface ChatRuntime {

@@ -1,6 +1,7 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { ATTRIBUTES, parseAttributes, type RawAttributes, type Presentation } from '../element/attributes';
 import type { Emit } from '../element/events';
+import type { ElementWords } from '../element/runtime-contract';
 import { ConnectedWidget } from './connected-widget';
 import { Frame } from './frame';
 import { LocalizationProvider, useLocalizationFor } from './localization';
@@ -14,6 +15,8 @@ export interface ChatPanelProps extends Omit<RawAttributes, 'translations'> {
   emit?: Emit;
   /** Asks the element to open or close the panel (the `open` attribute is the source of truth). */
   onOpenChange?: (open: boolean) => void;
+  /** Gives the element its own words (the launcher's label, its placeholders) in the visitor's language. */
+  onWords?: (words: ElementWords) => void;
 }
 
 const noop = () => undefined;
@@ -22,7 +25,7 @@ const noop = () => undefined;
  * The panel the element hosts once the chat is wanted: the connected chat, or the readable error
  * of a bad attribute (which the element itself has reported as a chat-widget-error).
  */
-export function ChatPanel({ emit = noop, onOpenChange = noop, translations, ...raw }: ChatPanelProps) {
+export function ChatPanel({ emit = noop, onOpenChange = noop, onWords = noop, translations, ...raw }: ChatPanelProps) {
   // Parsed again only when an attribute changes (raw is a new object on every render).
   const parsed = useMemo(() => parseAttributes(raw), Object.values(ATTRIBUTES).map((prop) => raw[prop as keyof typeof raw]));
   const presentation: Presentation = { mode: parsed.mode, open: parsed.open, theme: parsed.theme };
@@ -31,6 +34,20 @@ export function ChatPanel({ emit = noop, onOpenChange = noop, translations, ...r
     translations,
     onError: (message) => emit('chat-widget-error', { reason: 'invalid-translations', message }),
   });
+  useEffect(() => {
+    if (!localization) return;
+    const { t } = localization;
+    onWords({
+      open: t('launcher.open'),
+      close: t('launcher.close'),
+      unread: (count) => t('launcher.unread', { count }),
+      connecting: t('panel.connecting'),
+      unavailable: t('panel.unavailable'),
+      tryAgain: t('panel.tryAgain'),
+      signIn: t('panel.signIn'),
+      notSetUp: t('panel.notSetUp'),
+    });
+  }, [localization]);
   // The first words wait for the visitor's language (a moment, once per page): a spinner meanwhile.
   if (!localization) {
     return (

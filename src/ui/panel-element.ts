@@ -1,7 +1,7 @@
 import r2wc from '@r2wc/react-to-web-component';
 import { ATTRIBUTES, readAttributes, type AttributeName, type RawAttributes } from '../element/attributes';
 import { emitFrom } from '../element/events';
-import type { PanelElement } from '../element/runtime-contract';
+import type { ElementWords, PanelElement } from '../element/runtime-contract';
 import { ChatPanel, type ChatPanelProps } from './chat-panel';
 
 export const PANEL_TAG = 'chat-widget-panel';
@@ -31,12 +31,24 @@ const Base = r2wc(ChatPanel, {
  */
 class ChatPanelElement extends Base implements PanelElement {
   onOpenChange?: (open: boolean) => void;
+  onWords?: (words: ElementWords) => void;
 
   constructor() {
     super();
     const props = Object.assign(this[PROPS], readAttributes(this));
     props.emit = emitFrom(this);
     props.onOpenChange = (open: boolean) => this.onOpenChange?.(open);
+    props.onWords = (words: ElementWords) => this.onWords?.(words);
+  }
+
+  /** The site's own strings as an object (the `translations` attribute can only be a URL). */
+  set translations(value: string | Record<string, unknown> | undefined) {
+    this[PROPS].translations = value;
+    if (this[MOUNTED]) this[RENDER]();
+  }
+
+  get translations() {
+    return this[PROPS].translations;
   }
 
   attributeChangedCallback(name: string) {
