@@ -2,7 +2,7 @@ import { visitorStorage } from '../session/visitor-storage';
 import { ATTRIBUTES, panelShown, parseAttributes, parseBoolean, readAttributes, type AttributeName, type RawAttributes } from './attributes';
 import { emitFrom, type Emit } from './events';
 import { createLauncher } from './launcher';
-import type { ChatRuntime, PanelElement, RuntimeSource } from './runtime-contract';
+import type { ChatRuntime, ElementWords, PanelElement, RuntimeSource } from './runtime-contract';
 import { installStyles } from './styles';
 
 let runtimeSource: RuntimeSource = () => Promise.reject(new Error('this script carries no chat runtime'));
@@ -36,6 +36,10 @@ export class ChatWidgetElement extends HTMLElement {
   /** The panel's place while the runtime loads, and where signed-out visitors may not chat: made when first shown. */
   private connecting: HTMLElement | null = null;
   private signedOut: HTMLElement | null = null;
+  /** The element's own words in the visitor's language, once the panel has said them (English until then). */
+  private words: ElementWords | null = null;
+  /** The site's strings given as an object (`translations` as a property), handed to the panel. */
+  private siteStrings: Record<string, unknown> | undefined;
   private unread = 0;
   /** Whether the panel was open at the last render (open and close events are its changes). */
   private shownOpen: boolean | undefined;
@@ -93,12 +97,26 @@ export class ChatWidgetElement extends HTMLElement {
     const next = force ?? !this.isOpen;
     if (next === this.isOpen) return;
     if (next) {
-      this.opener = document.activeElement;
+      // Opened from the launcher (the focus inside this element): the focus comes back to the launcher.
+      this.opener = document.activeElement === this ? (this.shadowRoot?.activeElement ?? this) : document.activeElement;
       this.setAttribute('open', '');
     } else {
       this.giveFocusBack();
       this.removeAttribute('open');
     }
+  }
+
+  /** The site's own strings: a URL (the `translations` attribute), or, as this property, the object itself. */
+  get translations(): string | Record<string, unknown> | undefined {
+    return this.siteStrings ?? this.getAttribute('translations') ?? undefined;
+  }
+
+  set translations(value: string | Record<string, unknown> | null | undefined) {
+    this.siteStrings = value && typeof value === 'object' ? value : undefined;
+    if (this.siteStrings) this.removeAttribute('translations');
+    else if (value === null || value === undefined) this.removeAttribute('translations');
+    else this.setAttribute('translations', String(value));
+    if (this.panel) this.panel.translations = this.siteStrings ?? this.getAttribute('translations') ?? undefined;
   }
 
   /** Whether the panel is open; the `open` attribute is the single source of truth. */
@@ -138,15 +156,15 @@ export class ChatWidgetElement extends HTMLElement {
     }
     // Until the panel is there, its place says why.
     let note: HTMLElement | null = null;
-    if (closed) note = parsed.mode === 'inline' ? (this.signedOut ??= placeholder('status', 'Sign in to chat with us.')) : null;
-    else if (!parsed.ok && !this.panel) note = shown ? placeholder('alert', 'This chat is not set up correctly.', parsed.error.message) : null;
-    else if (shown && !this.panel) note = this.failure ?? (this.connecting ??= placeholder('status', 'Connecting…'));
+    if (closed) note = parsed.mode === 'inline' ? (this.signedOut ??= placeholder('status', this.words?.signIn ?? 'Sign in to chat with us.')) : null;
+    else if (!parsed.ok && !this.panel) note = shown ? placeholder('alert', this.words?.notSetUp ?? 'This chat is not set up correctly.', parsed.error.message) : null;
+    else if (shown && !this.panel) note = this.failure ?? (this.connecting ??= placeholder('status', this.words?.connecting ?? 'Connecting…'));
     for (const box of this.widget.querySelectorAll(':scope > .placeholder')) if (box !== note) box.remove();
     if (note && note.parentNode !== this.widget) this.widget.prepend(note);
 
     const { button } = this.bubble;
     if (!closed && parsed.mode === 'bubble' && parsed.launcher === 'bubble') {
-      this.bubble.update({ open: parsed.open, unread: parsed.ok ? this.unread : 0 });
+      this.bubble.update({ open: parsed.open, unread: parsed.ok ? this.unread : 0, words: this.words ?? undefined });
       if (button.parentNode !== this.widget) this.widget.append(button);
     } else {
       button.remove();
@@ -162,11 +180,11 @@ export class ChatWidgetElement extends HTMLElement {
       })
       .catch((error: unknown) => {
         const message = `The chat could not start: ${error instanceof Error ? error.message : String(error)}`;
-        this.failure = placeholder('alert', 'Chat is unavailable right now.', message);
+        this.failure = placeholder('alert', this.words?.unavailable ?? 'Chat is unavailable right now.', message);
         const retry = document.createElement('button');
         retry.type = 'button';
         retry.className = 'button';
-        retry.textContent = 'Try again';
+        retry.textContent = this.words?.tryAgain ?? 'Try again';
         retry.addEventListener('click', () => {
           this.failure = null;
           this.render();
@@ -187,6 +205,12 @@ export class ChatWidgetElement extends HTMLElement {
       if (value !== null) panel.setAttribute(attribute, value);
     }
     panel.onOpenChange = (open) => this.toggle(open);
+    if (this.siteStrings) panel.translations = this.siteStrings;
+    panel.onWords = (words) => {
+      this.words = words;
+      this.connecting = this.signedOut = null; // drawn again in the visitor's words
+      this.render();
+    };
     // Before the launcher, which stays the same button (a keyboard user may be on it).
     this.widget.prepend(panel);
     this.panel = panel;
@@ -227,7 +251,7 @@ export class ChatWidgetElement extends HTMLElement {
 // Each attribute is also a property (`el.apiKey`), read from and written to the attribute;
 // null or undefined removes it. `open` is the method; `isOpen` reads the state.
 for (const [attribute, prop] of Object.entries(ATTRIBUTES) as Array<[AttributeName, keyof RawAttributes]>) {
-  if (prop === 'open') continue;
+  if (prop === 'open' || prop === 'translations') continue; // the method, and an accessor of its own
   Object.defineProperty(ChatWidgetElement.prototype, prop, {
     configurable: true,
     enumerable: true,

@@ -1,6 +1,8 @@
 // The floating bubble, drawn without the UI framework: a first-time visitor's page pays for
 // this button alone until the chat is wanted. Its badge shows the unread count while closed.
 
+import type { ElementWords } from './runtime-contract';
+
 const SVG = 'http://www.w3.org/2000/svg';
 const CHAT = 'M21 12a8 8 0 0 1-11.6 7.1L4 20.5l1.4-4.9A8 8 0 1 1 21 12z';
 const CLOSE = 'M6 6l12 12M18 6L6 18';
@@ -30,6 +32,8 @@ function icon(path: string, size: string): SVGSVGElement {
 export interface LauncherState {
   open: boolean;
   unread: number;
+  /** The panel's words for the label, once it has them. */
+  words?: Pick<ElementWords, 'open' | 'close' | 'unread'>;
 }
 
 export function createLauncher(onToggle: () => void) {
@@ -47,8 +51,10 @@ export function createLauncher(onToggle: () => void) {
 
   return {
     button,
-    update({ open, unread }: LauncherState) {
-      const label = open ? 'Close chat' : unread > 0 ? `Open chat, ${unread} unread` : 'Open chat';
+    update({ open, unread, words }: LauncherState) {
+      const opener = words?.open ?? 'Open chat';
+      const unreadLabel = words ? words.unread(unread) : `${unread} unread`;
+      const label = open ? (words?.close ?? 'Close chat') : unread > 0 ? `${opener}, ${unreadLabel}` : opener;
       button.setAttribute('aria-label', label);
       button.setAttribute('aria-expanded', String(open));
       badge.textContent = unread > 99 ? '99+' : String(unread);
