@@ -116,3 +116,60 @@ describe('announcements', () => {
     }
   });
 });
+
+/** The element that has the focus, looking into shadow roots: its part, or its tag. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    let active = document.activeElement;
+    while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+    return active?.getAttribute('part') ?? active?.tagName.toLowerCase() ?? null;
+  });
+
+async function tabTo(page: Page, target: string, limit = 40) {
+  for (let i = 0; i < limit; i++) {
+    if ((await focused(page))?.split(' ').includes(target)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${target} (last: ${await focused(page)})`);
+}
+
+describe('the keyboard alone', () => {
+  it('opens the chat, sends, opens a thread, closes the menu then the panel, and lands on the launcher', async () => {
+    const alice = await visit(browser, `${server.url}/?user=alice`, { viewport: { width: 1200, height: 860 } });
+    const { page } = alice;
+    try {
+      await tabTo(page, 'launcher');
+      await page.keyboard.press('Enter');
+      await part(page, 'message-list').waitFor();
+      expect(await focused(page)).toBe('panel'); // the next Tab is inside the panel
+      await tabTo(page, 'composer-input');
+      const text = `Typed without a mouse ${Date.now()}`;
+      await page.keyboard.type(text);
+      await page.keyboard.press('Enter');
+      const mine = part(page, 'message').filter({ hasText: text });
+      await mine.waitFor();
+      // Back to the sent message's actions, then "Reply in thread" from its menu.
+      await mine.locator('[part~="message-actions-button"]').focus();
+      await page.keyboard.press('Enter');
+      await part(page, 'message-actions').waitFor();
+      await page.keyboard.press('Escape'); // the innermost first: the menu closes, the panel stays
+      expect(await part(page, 'message-actions').count()).toBe(0);
+      expect(await focused(page)).toBe('message-actions-button');
+      await page.keyboard.press('Enter');
+      for (let i = 0; i < 12 && !((await page.evaluate(() => {
+        let active = document.activeElement;
+        while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+        return active?.textContent;
+      })) ?? '').includes('Reply in thread'); i++) {
+        await page.keyboard.press('ArrowDown');
+      }
+      await page.keyboard.press('Enter');
+      await part(page, 'thread').waitFor();
+      await page.keyboard.press('Escape');
+      await eventually(() => part(page, 'panel').count()).toBe(0);
+      expect(await focused(page)).toBe('launcher');
+    } finally {
+      await alice.context.close();
+    }
+  });
+});

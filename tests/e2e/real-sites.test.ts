@@ -86,6 +86,26 @@ describe('in the visitor’s language', () => {
     }
   });
 
+  it('takes a site\'s own strings as an object, and the launcher speaks the visitor\'s language once the panel does', async () => {
+    const visitor = await visit(browser, `${server.url}/?user=alice`, { viewport: { width: 1200, height: 860 } });
+    const { page } = visitor;
+    try {
+      await page.evaluate(() => {
+        document.documentElement.setAttribute('lang', 'de');
+        Object.assign(document.querySelector('chat-widget')!, { translations: { de: { 'composer.placeholder': 'Fragen Sie Harbor & Pine …' } } });
+      });
+      await launcher(page).click();
+      await messageList(page).waitFor();
+      await eventually(() => composer(page).getAttribute('placeholder')).toBe('Fragen Sie Harbor & Pine …');
+      const german = JSON.parse(readFileSync('src/i18n/locales/de.json', 'utf8')) as Record<string, string>;
+      await eventually(() => launcher(page).getAttribute('aria-label')).toBe(german['launcher.close']);
+      await launcher(page).click();
+      await eventually(() => launcher(page).getAttribute('aria-label')).toBe(german['launcher.open']);
+    } finally {
+      await visitor.context.close();
+    }
+  });
+
   it('mirrors the whole panel for locale="ar"', async () => {
     const visitor = await visit(browser, `${server.url}/?user=alice`, { viewport: { width: 1200, height: 860 } });
     const { page } = visitor;
