@@ -27,7 +27,7 @@ export const en = {
   'panel.close.sheet': 'Close',
   'launcher.open': 'Open chat',
   'launcher.close': 'Close chat',
-  'launcher.unread': { one: '{count} unread message', other: '{count} unread messages' },
+  'launcher.unread': { one: '{count} unread', other: '{count} unread' },
   'announce.message': '{name}: {text}',
   'announce.attachment': '{name} sent an attachment',
   'announce.many': { one: '{count} new message', other: '{count} new messages' },
