@@ -4,6 +4,8 @@
 // defined, the full file hands over its runtime by a document event (element/index.ts), heard
 // from the loader's start: a page that also includes the full file itself does not run it
 // twice. Where the page's CSP gives scripts a nonce, what the loader adds carries the loader's.
+// Nothing is fetched before that: not even an idle prefetch, whose request alone cost the page
+// some 50 ms of main-thread tasks at 4x CPU (a site that wants one adds `<link rel="prefetch">`).
 import { RUNTIME_EVENT, type ChatRuntime, type RuntimeSource } from './runtime-contract';
 
 const loader = typeof document !== 'undefined' ? (document.currentScript as HTMLScriptElement | null) : null;
@@ -56,28 +58,4 @@ export function fetchRuntime(): Promise<ChatRuntime> {
       throw error;
     });
   return loading;
-}
-
-/** How long after the page's load event its idle time may prefetch the full file. */
-const PREFETCH_AFTER_MS = 3000;
-
-/**
- * Once the page has loaded, a few seconds have passed and the browser is idle, the full file is
- * downloaded (not run) into the cache, so a first click does not wait for the network. Not
- * earlier: receiving 490 KB costs the page's main thread some 20 ms at 4x CPU, which a page
- * still loading should not pay for a chat nobody has asked for yet.
- */
-export function prefetchWhenIdle() {
-  const prefetch = () => {
-    if (handedOver || loading) return;
-    const link = document.createElement('link');
-    link.rel = 'prefetch';
-    link.as = 'script';
-    link.href = fullFile();
-    if (loader?.nonce) link.nonce = loader.nonce;
-    document.head.append(link);
-  };
-  const later = () => setTimeout(() => (window.requestIdleCallback ?? setTimeout)(prefetch), PREFETCH_AFTER_MS);
-  if (document.readyState === 'complete') later();
-  else window.addEventListener('load', later, { once: true });
 }

@@ -6,6 +6,15 @@ import type { ElementWords } from './runtime-contract';
 const SVG = 'http://www.w3.org/2000/svg';
 const CHAT = 'M21 12a8 8 0 0 1-11.6 7.1L4 20.5l1.4-4.9A8 8 0 1 1 21 12z';
 const CLOSE = 'M6 6l12 12M18 6L6 18';
+const ICON_ATTRIBUTES = [
+  ['viewBox', '0 0 24 24'],
+  ['fill', 'none'],
+  ['stroke', 'currentColor'],
+  ['stroke-width', '2'],
+  ['stroke-linecap', 'round'],
+  ['stroke-linejoin', 'round'],
+  ['aria-hidden', 'true'],
+] as const;
 
 /**
  * An inline stroke icon (created node by node: no innerHTML, which Trusted Types would refuse).
@@ -13,18 +22,9 @@ const CLOSE = 'M6 6l12 12M18 6L6 18';
  */
 function icon(path: string, size: string): SVGSVGElement {
   const svg = document.createElementNS(SVG, 'svg');
-  const attributes = {
-    width: size,
-    height: size,
-    viewBox: '0 0 24 24',
-    fill: 'none',
-    stroke: 'currentColor',
-    'stroke-width': '2',
-    'stroke-linecap': 'round',
-    'stroke-linejoin': 'round',
-    'aria-hidden': 'true',
-  };
-  for (const [name, value] of Object.entries(attributes)) svg.setAttribute(name, value);
+  svg.setAttribute('width', size);
+  svg.setAttribute('height', size);
+  for (const [name, value] of ICON_ATTRIBUTES) svg.setAttribute(name, value);
   svg.appendChild(document.createElementNS(SVG, 'path')).setAttribute('d', path);
   return svg;
 }
@@ -43,11 +43,10 @@ export function createLauncher(onToggle: () => void) {
   button.setAttribute('part', 'launcher');
   button.addEventListener('click', onToggle);
   const chat = icon(CHAT, '26');
-  let close: SVGSVGElement | undefined; // drawn the first time the panel opens
-  const badge = document.createElement('span');
-  badge.className = 'badge';
-  badge.setAttribute('part', 'badge');
-  badge.setAttribute('aria-hidden', 'true');
+  // Made the first time they are shown: the panel open, or an unread count.
+  let close: SVGSVGElement | undefined;
+  let badge: HTMLElement | undefined;
+  let drawn = '';
 
   return {
     button,
@@ -55,11 +54,20 @@ export function createLauncher(onToggle: () => void) {
       const opener = words?.open ?? 'Open chat';
       const unreadLabel = words ? words.unread(unread) : `${unread} unread`;
       const label = open ? (words?.close ?? 'Close chat') : unread > 0 ? `${opener}, ${unreadLabel}` : opener;
+      if (label === drawn) return;
+      drawn = label;
       button.setAttribute('aria-label', label);
       button.setAttribute('aria-expanded', String(open));
+      if (open) return button.replaceChildren((close ??= icon(CLOSE, '20')));
+      if (unread <= 0) return button.replaceChildren(chat);
+      if (!badge) {
+        badge = document.createElement('span');
+        badge.className = 'badge';
+        badge.setAttribute('part', 'badge');
+        badge.setAttribute('aria-hidden', 'true');
+      }
       badge.textContent = unread > 99 ? '99+' : String(unread);
-      const showBadge = !open && unread > 0;
-      button.replaceChildren(...(open ? [(close ??= icon(CLOSE, '20'))] : showBadge ? [chat, badge] : [chat]));
+      button.replaceChildren(chat, badge);
     },
   };
 }

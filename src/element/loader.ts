@@ -3,9 +3,8 @@
 // first-time visitor who never opens the chat pays for a few kilobytes, not for the chat.
 import { setRuntimeSource } from './chat-widget';
 import { defineChatWidget } from './define';
-import { fetchRuntime, listenForRuntime, prefetchWhenIdle } from './fetch-runtime';
+import { fetchRuntime, listenForRuntime } from './fetch-runtime';
 
 listenForRuntime();
 setRuntimeSource(fetchRuntime);
 defineChatWidget();
-prefetchWhenIdle();

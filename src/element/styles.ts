@@ -11,14 +11,13 @@ const scriptNonce =
 
 const constructed = new Map<string, CSSStyleSheet | null>();
 
-/** One constructable stylesheet of each name for every instance; null where the browser has none. */
+/** One constructable stylesheet of each name for every instance; null where the browser cannot make one. */
 function constructedSheet(name: string, css: string): CSSStyleSheet | null {
   if (constructed.has(name)) return constructed.get(name) ?? null;
   let sheet: CSSStyleSheet | null = null;
   try {
     sheet = new CSSStyleSheet();
     sheet.replaceSync(css);
-    if (!('adoptedStyleSheets' in ShadowRoot.prototype)) sheet = null;
   } catch {
     sheet = null;
   }
@@ -32,9 +31,10 @@ function constructedSheet(name: string, css: string): CSSStyleSheet | null {
  * where that is missing.
  */
 export function adoptSheet(root: ShadowRoot, name: string, css: string) {
-  const sheet = constructedSheet(name, css);
+  const sheet = 'adoptedStyleSheets' in root ? constructedSheet(name, css) : null;
   if (sheet) {
-    if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+    const adopted = root.adoptedStyleSheets;
+    if (!adopted.includes(sheet)) root.adoptedStyleSheets = [...adopted, sheet];
     return;
   }
   if (root.querySelector(`style[data-sheet="${name}"]`)) return;

@@ -10,11 +10,13 @@ export type TraceEvent = {
   tdur?: number;
   pid: number;
   tid: number;
-  args?: { name?: string; data?: { url?: string; message?: string }; beginData?: { url?: string } };
+  args?: { name?: string; data?: { url?: string; message?: string; documentLoaderURL?: string }; beginData?: { url?: string } };
 };
 
 /** Categories for `browser.startTracing`: top-level tasks, parsing, script evaluation. */
 export const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8'];
+/** With these too, a trace also marks each navigation's start (the page's `performance.now()` zero). */
+export const NAVIGATION_CATEGORIES = [...TRACE_CATEGORIES, 'blink.user_timing'];
 
 /** A long task in the sense of the Long Tasks API and total blocking time: over 50 ms. */
 const LONG_TASK_MS = 50;
@@ -32,7 +34,7 @@ export type MainThreadWork = {
   scriptMs: number;
 };
 
-function parse(trace: Buffer): TraceEvent[] {
+export function parse(trace: Buffer): TraceEvent[] {
   const json = JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] } | TraceEvent[];
   return Array.isArray(json) ? json : json.traceEvents;
 }
@@ -54,10 +56,12 @@ function unionMs(intervals: Array<{ ts: number; dur: number }>): number {
 /**
  * The main-thread work of the renderer that parsed `pageUrl`: its top-level tasks (RunTask
  * events that are not inside another), and the evaluation of `scriptUrl` (EvaluateScript for a
- * classic script; for a module, its main-thread compile and every module evaluation).
+ * classic script; for a module, its main-thread compile and every module evaluation). With
+ * `untilMs` (ms after the navigation's start, as the page's `performance.now()`; the trace must
+ * have NAVIGATION_CATEGORIES), only the tasks that began before then.
  */
-export function mainThreadWork(trace: Buffer, pageUrl: string, script?: { url: string; module: boolean }): MainThreadWork {
-  const events = parse(trace);
+export function mainThreadWork(trace: Buffer | TraceEvent[], pageUrl: string, script?: { url: string; module: boolean }, untilMs?: number): MainThreadWork {
+  const events = Array.isArray(trace) ? trace : parse(trace);
   const parser = events.find((e) => e.name === 'ParseHTML' && e.args?.beginData?.url === pageUrl);
   if (!parser) throw new Error(`no renderer parsed ${pageUrl} in the trace`);
   const onThread = events.filter((e) => e.pid === parser.pid && e.tid === parser.tid && e.ph === 'X' && e.dur !== undefined);
@@ -65,7 +69,13 @@ export function mainThreadWork(trace: Buffer, pageUrl: string, script?: { url: s
   // document's (the new tab's about:blank, where the harness's init script also runs).
   const commit = onThread.find((e) => e.name === 'CommitLoad' && e.args?.data?.url === pageUrl);
 
-  const tasks = topLevelTasks(onThread).filter((task) => !commit || task.ts + task.dur > commit.ts);
+  let end = Infinity;
+  if (untilMs !== undefined) {
+    const start = events.find((e) => e.name === 'navigationStart' && e.args?.data?.documentLoaderURL === pageUrl);
+    if (!start) throw new Error(`no navigationStart of ${pageUrl} in the trace`);
+    end = start.ts + untilMs * 1000;
+  }
+  const tasks = topLevelTasks(onThread).filter((task) => (!commit || task.ts + task.dur > commit.ts) && task.ts < end);
   const durations = tasks.map((task) => task.dur / 1000);
   const long = durations.filter((ms) => ms > LONG_TASK_MS);
 

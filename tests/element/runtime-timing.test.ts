@@ -100,7 +100,9 @@ describe('the launcher badge', () => {
     await waitFor(() => expect(panelElement(el)).not.toBeNull());
     el.close();
     panelElement(el)!.dispatchEvent(new CustomEvent('chat-widget-unread', { detail: { count: 3 }, bubbles: true, composed: true }));
-    expect(part(el, 'launcher')?.getAttribute('aria-label')).toBe('Open chat, 3 unread');
+    // In the panel's words once it has given them ("3 unread messages"), English until then.
+    expect(part(el, 'badge')?.textContent).toBe('3');
+    expect(part(el, 'launcher')?.getAttribute('aria-label')).toMatch(/^Open chat, 3 unread/);
     el.removeAttribute('token-endpoint');
     expect(part(el, 'launcher')).toBeNull();
     el.setAttribute('token-endpoint', 'http://127.0.0.1:9/token/ben');
