@@ -77,6 +77,7 @@ export const widgetStyles = /* css */ `
 .message.own { margin-inline-start: auto; flex-direction: row-reverse; }
 .message.highlighted .bubble { animation: cw-flash 2400ms ease-out; box-shadow: 0 0 0 2px var(--cw-accent); }
 @keyframes cw-flash { from { box-shadow: 0 0 0 6px var(--cw-accent); } }
+@media (prefers-reduced-motion: reduce) { .message.highlighted .bubble { animation: none; } }
 .avatar {
   flex: none; width: 28px; height: 28px; margin-top: 18px; border-radius: 50%; display: grid; place-items: center;
   background: var(--cw-surface); color: var(--cw-muted); font-size: 12px; font-weight: 700;
