@@ -165,6 +165,7 @@ describe('the keyboard alone', () => {
       }
       await page.keyboard.press('Enter');
       await part(page, 'thread').waitFor();
+      await eventually(() => focused(page)).toBe('composer-input'); // the thread's reply box took the focus
       await page.keyboard.press('Escape');
       await eventually(() => part(page, 'panel').count()).toBe(0);
       expect(await focused(page)).toBe('launcher');
