@@ -1,7 +1,7 @@
 // Channel administration events: channel.updated / deleted / truncated to everyone watching
 // (and the members, who may have it in a list), channel.hidden / visible to the member who hid
 // it, and invitations to the invited user. Each is emitted once on the change feed.
-import type { ChannelResponse, Event, EventTypes, UserResponse } from 'stream-chat';
+import type { ChannelMemberResponse, ChannelResponse, Event, EventTypes, UserResponse } from 'stream-chat';
 import { userActor, type Actor } from '../auth/actor';
 import { accessTo } from '../auth/channel-access';
 import type { ServerContext } from '../http/context';
@@ -9,7 +9,7 @@ import { presentChannel } from '../present/channel';
 import { Presenter } from '../present/presenter';
 import type { ChannelRow, MemberRow } from '../store/channels';
 import { announceToChannel, announceToUsers } from './announce';
-import { envelope } from './notify';
+import { envelope, notifyAddedToChannel } from './notify';
 import { stopWatching } from './watching';
 
 /**
@@ -95,4 +95,19 @@ export function notifyInvitation(ctx: ServerContext, row: ChannelRow, type: Invi
   announceToUsers(ctx, [member.user_id], event(ctx, type, row, member.user_id, { member: presented, user }));
   const memberEvent = type === 'notification.invited' ? 'member.added' : 'member.updated';
   announceToChannel(ctx, row.cid, { ...envelope(row), type: memberEvent, member: presented, user, created_at: new Date().toISOString() });
+}
+
+/**
+ * A channel just made, heard: each added member by notification.added_to_channel, and
+ * webhooks by channel.created (a client's create and a campaign's alike).
+ */
+export function announceChannelCreated(ctx: ServerContext, row: ChannelRow, others: string[], creatorId: string, now: string) {
+  const presenter = new Presenter(ctx);
+  const members = new Map<string, ChannelMemberResponse>();
+  for (const memberId of others) {
+    const member = ctx.store.channels.member(row.cid, memberId);
+    if (member) members.set(memberId, presenter.member(member));
+  }
+  notifyAddedToChannel(ctx, row, others, members);
+  ctx.changes.emit({ type: 'channel.created', ...envelope(row), channel: channelForEvents(ctx, row, presenter), user: presenter.user(creatorId), created_at: now });
 }

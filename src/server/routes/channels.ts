@@ -4,7 +4,7 @@
 // of its member set, found again by a deterministic id.
 import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import type { ChannelMemberResponse, QueryChannelAPIResponse, QueryChannelsAPIResponse } from 'stream-chat';
+import type { QueryChannelAPIResponse, QueryChannelsAPIResponse } from 'stream-chat';
 import { actorFor, requireUser, type Actor } from '../auth/actor';
 import type { ChannelTypeSettings } from '../auth/channel-types';
 import { accessTo, assertCanRead, assertMayCreateChannel, channelType, openTypesFor } from '../auth/channel-access';
@@ -14,8 +14,7 @@ import { ApiError } from '../http/errors';
 import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
 import { boundedInt, idList, namedUserId, objectField, optionalString, withoutKeys, type JsonObject } from '../http/input';
 import { Presenter } from '../present/presenter';
-import { channelForEvents } from '../realtime/channel-events';
-import { envelope, notifyAddedToChannel } from '../realtime/notify';
+import { announceChannelCreated } from '../realtime/channel-events';
 import { subscribePresence } from '../realtime/presence';
 import { startWatching, stopWatching } from '../realtime/watching';
 import type { ChannelRow } from '../store/channels';
@@ -162,14 +161,6 @@ function existingOrCreated(
     store.reads.start(cid, [creator.id, ...others], now);
     return store.channels.get(cid) as ChannelRow;
   });
-  const presenter = new Presenter(ctx);
-  const members = new Map<string, ChannelMemberResponse>();
-  for (const memberId of others) {
-    const member = store.channels.member(cid, memberId);
-    if (member) members.set(memberId, presenter.member(member));
-  }
-  notifyAddedToChannel(ctx, row, others, members);
-  // channel.created is for webhooks; the members' sockets heard notification.added_to_channel.
-  ctx.changes.emit({ type: 'channel.created', ...envelope(row), channel: channelForEvents(ctx, row, presenter), user: presenter.user(creator.id), created_at: now });
+  announceChannelCreated(ctx, row, others, creator.id, now);
   return row;
 }

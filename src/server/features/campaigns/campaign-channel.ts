@@ -5,14 +5,11 @@
 // channel that exists gets the members it lacks; one that does not is created when
 // `create_channels` says so, by the sender, as a server-side create would (no permission asked:
 // campaigns act with the app's authority).
-import type { ChannelMemberResponse } from 'stream-chat';
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { withoutKeys } from '../../http/input';
-import { Presenter } from '../../present/presenter';
-import { channelForEvents } from '../../realtime/channel-events';
+import { announceChannelCreated } from '../../realtime/channel-events';
 import { notifyMembersAdded } from '../../realtime/member-events';
-import { envelope, notifyAddedToChannel } from '../../realtime/notify';
 // The distinct id must be the one a client's query computes, so it is that very function; the
 // template's custom data is read as a client's `data` is.
 import { distinctChannelId, RESERVED_DATA } from '../../routes/channels';
@@ -121,14 +118,6 @@ function createChannel(
     store.reads.start(cid, memberIds, now);
     return store.channels.get(cid) as ChannelRow;
   });
-  const presenter = new Presenter(ctx);
-  const members = new Map<string, ChannelMemberResponse>();
-  for (const memberId of others) {
-    const member = store.channels.member(cid, memberId);
-    if (member) members.set(memberId, presenter.member(member));
-  }
-  notifyAddedToChannel(ctx, row, others, members);
-  // As for a client's create: channel.created for webhooks, the members heard added_to_channel.
-  ctx.changes.emit({ type: 'channel.created', ...envelope(row), channel: channelForEvents(ctx, row, presenter), user: presenter.user(sender.id), created_at: now });
+  announceChannelCreated(ctx, row, others, sender.id, now);
   return row;
 }
