@@ -1,11 +1,10 @@
 // The loader's runtime source: the full file (chat-widget.js, from the loader's own folder, with
 // the loader's query so versions match) added as a script when the chat is wanted or about to be
-// (a pointer on the bubble, focus, a touch). Run on a page whose `<chat-widget>` the loader
+// (a pointer on the bubble, focus, a touch), and downloaded into the cache at the page's first
+// idle moment after load (prefetchWhenIdle). Run on a page whose `<chat-widget>` the loader
 // defined, the full file hands over its runtime by a document event (element/index.ts), heard
 // from the loader's start: a page that also includes the full file itself does not run it
 // twice. Where the page's CSP gives scripts a nonce, what the loader adds carries the loader's.
-// Nothing is fetched before that: not even an idle prefetch, whose request alone cost the page
-// some 50 ms of main-thread tasks at 4x CPU (a site that wants one adds `<link rel="prefetch">`).
 import { RUNTIME_EVENT, type ChatRuntime, type RuntimeSource } from './runtime-contract';
 
 const loader = typeof document !== 'undefined' ? (document.currentScript as HTMLScriptElement | null) : null;
@@ -58,4 +57,43 @@ export function fetchRuntime(): Promise<ChatRuntime> {
       throw error;
     });
   return loading;
+}
+
+/** How long after the page's load event an idle moment may prefetch the full file. */
+const PREFETCH_AFTER_MS = 3000;
+
+/** A visitor who asked to save data, or on a 2G link, downloads the chat only when reaching for it. */
+function savingData(): boolean {
+  const connection = (navigator as Navigator & { connection?: { saveData?: boolean; effectiveType?: string } }).connection;
+  return Boolean(connection?.saveData) || /2g/.test(connection?.effectiveType ?? '');
+}
+
+/**
+ * Once the page has loaded, a few seconds have passed and the browser is idle, the full file is
+ * downloaded (not run) into the cache, so a first click after a quick hover does not wait for the
+ * network. Not earlier: the request and the response's tasks cost the page's main thread some
+ * 40-60 ms at 4x CPU, which a page still loading should not pay for a chat nobody has asked for.
+ * A hidden tab waits until it is shown; a page that needs no prefetch can say so with
+ * `data-prefetch="intent"` on the loader's script tag.
+ */
+export function prefetchWhenIdle() {
+  if (loader?.dataset.prefetch === 'intent' || savingData()) return;
+  const prefetch = () => {
+    if (handedOver || loading) return;
+    if (document.visibilityState === 'hidden') {
+      document.addEventListener('visibilitychange', () => idle(), { once: true });
+      return;
+    }
+    const link = document.createElement('link');
+    link.rel = 'prefetch';
+    link.as = 'script';
+    link.href = fullFile();
+    if (loader?.nonce) link.nonce = loader.nonce;
+    document.head.append(link);
+  };
+  // requestIdleCallback is missing in Safari before 18.2.
+  const idle = () => ('requestIdleCallback' in window ? requestIdleCallback(prefetch) : setTimeout(prefetch));
+  const later = () => setTimeout(idle, PREFETCH_AFTER_MS);
+  if (document.readyState === 'complete') later();
+  else window.addEventListener('load', later, { once: true });
 }

@@ -1,10 +1,11 @@
 // The opt-in loader (dist/chat-widget.loader.js): the element and its launcher alone. The full
-// file beside it is fetched when the chat is about to be wanted (element/fetch-runtime.ts), so a
-// first-time visitor who never opens the chat pays for a few kilobytes, not for the chat.
+// file beside it is run when the chat is about to be wanted (element/fetch-runtime.ts), so a
+// first-time visitor who never opens the chat pays for a few kilobytes and an idle download.
 import { setRuntimeSource } from './chat-widget';
 import { defineChatWidget } from './define';
-import { fetchRuntime, listenForRuntime } from './fetch-runtime';
+import { fetchRuntime, listenForRuntime, prefetchWhenIdle } from './fetch-runtime';
 
 listenForRuntime();
 setRuntimeSource(fetchRuntime);
 defineChatWidget();
+prefetchWhenIdle();

@@ -124,6 +124,38 @@ describe('the opt-in loader on a strict-CSP page', () => {
     }
   });
 
+  it('downloads the full file at an idle moment a few seconds after load, without running it, and serves the click from the cache', async () => {
+    const erin = await loaderVisitor('carol');
+    try {
+      await launcher(erin.page).waitFor();
+      const fullFile = () => erin.scripts.filter((request) => new URL(request.url()).pathname === '/dist/chat-widget.js');
+      await expect.poll(() => fullFile().length, { timeout: 10_000 }).toBe(1);
+      expect(fullFile()[0]!.resourceType()).not.toBe('script'); // a prefetch: downloaded, not run
+      await erin.page.waitForTimeout(300);
+      expect(await fullFileRan(erin.page)).toBe(false);
+      expect(await erin.page.locator('chat-widget [part~="panel"]').count()).toBe(0);
+
+      // The script the click adds is the prefetched copy: from the cache, or revalidated by a
+      // 304 (Chromium then reports the cached 200, with only the headers' bytes received).
+      const cdp = await erin.context.newCDPSession(erin.page);
+      await cdp.send('Network.enable');
+      const served: Array<{ cached: boolean; bytes: number }> = [];
+      cdp.on('Network.responseReceived', ({ type, response }) => {
+        if (type === 'Script' && new URL(response.url).pathname === '/dist/chat-widget.js') {
+          served.push({ cached: Boolean(response.fromPrefetchCache || response.fromDiskCache), bytes: response.encodedDataLength });
+        }
+      });
+      await launcher(erin.page).click();
+      await erin.page.locator('chat-widget [part~="composer-input"]').waitFor();
+      expect(served).toHaveLength(1);
+      expect(served[0]!.cached || served[0]!.bytes < 1024).toBe(true);
+      expect(erin.violations).toEqual([]);
+      expect(erin.errors).toEqual([]);
+    } finally {
+      await erin.context.close();
+    }
+  });
+
   it('a returning visitor gets the full file at once (to show the unread count), the panel still closed', async () => {
     const returning = await loaderVisitor('bob');
     try {

@@ -154,6 +154,15 @@ describe('demo support', () => {
     expect(bundle.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     // Only demo HTML is rewritten.
     expect(await bundle.text()).toContain('__CHAT_WIDGET_API_KEY__');
+    // Files are revalidated on each use; one the browser holds comes back without its body.
+    expect(bundle.headers.get('cache-control')).toBe('no-cache');
+    const etag = bundle.headers.get('etag')!;
+    expect(etag).toMatch(/^W\/".+"$/);
+    const again = await fetch(`${harness.url}/dist/chat-widget.js`, { headers: { 'if-none-match': etag } });
+    expect([again.status, await again.text()]).toEqual([304, '']);
+    const stale = await fetch(`${harness.url}/dist/chat-widget.js`, { headers: { 'if-none-match': 'W/"old"' } });
+    expect(stale.status).toBe(200);
+    expect(index.headers.get('etag')).toBeNull();
 
     for (const path of ['/../secret.txt', '/%2e%2e/secret.txt', '/dist/..%2f..%2fsecret.txt']) {
       const response = await fetch(`${harness.url}${path}`);

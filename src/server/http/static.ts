@@ -33,23 +33,24 @@ export function serveStatic(config: ServerConfig): MiddlewareHandler<AppEnv> {
     const file = root ? await findFile(root, c.req.path) : undefined;
     if (!file) return next();
     const type = CONTENT_TYPES[extname(file.path).toLowerCase()] ?? 'application/octet-stream';
+    // Revalidated on every use (a rebuilt bundle shows at once), but a file the browser holds
+    // (the loader's idle prefetch, a returning visitor) comes back as a 304 without its body.
+    // Demo pages carry the configured key, so they are never stored.
+    const keyed = file.demo && type.startsWith('text/html');
+    const etag = keyed ? undefined : `W/"${file.size.toString(36)}-${Math.round(file.mtimeMs).toString(36)}"`;
+    const headers: Record<string, string> = { 'content-type': type, ...(etag ? { 'cache-control': 'no-cache', etag } : { 'cache-control': 'no-store' }) };
+    if (etag && c.req.header('if-none-match')?.split(/\s*,\s*/).includes(etag)) return new Response(null, { status: 304, headers });
     const bytes = await readFile(file.path);
     const body =
-      file.demo && type.startsWith('text/html')
+      keyed
         ? bytes.toString('utf8').replaceAll(API_KEY_PLACEHOLDER, config.apiKey)
         : new Uint8Array(bytes);
-    return new Response(body, {
-      headers: {
-        'content-type': type,
-        // In development every reload must pick up a rebuilt bundle.
-        'cache-control': config.devMode ? 'no-store' : 'no-cache',
-      },
-    });
+    return new Response(body, { headers });
   };
 }
 
 /** Maps a URL path to a file under demo/ or dist/, refusing anything outside them. */
-async function findFile(root: string, urlPath: string): Promise<{ path: string; demo: boolean } | undefined> {
+async function findFile(root: string, urlPath: string): Promise<{ path: string; demo: boolean; size: number; mtimeMs: number } | undefined> {
   let path: string;
   try {
     path = decodeURIComponent(urlPath);
@@ -64,7 +65,7 @@ async function findFile(root: string, urlPath: string): Promise<{ path: string; 
   if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
   for (const option of [candidate, join(candidate, 'index.html')]) {
     const info = await stat(option).catch(() => undefined);
-    if (info?.isFile()) return { path: option, demo: !inDist };
+    if (info?.isFile()) return { path: option, demo: !inDist, size: info.size, mtimeMs: info.mtimeMs };
   }
   return undefined;
 }
