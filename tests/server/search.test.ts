@@ -2,8 +2,15 @@
 // (words, prefixes, case and accents, filters, sorts, paging with `next`), who may find what,
 // the index following edits and deletes, the SDK's three search sources, and bad input, which
 // is always the provider's error JSON or an empty result, never a 500.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChannelSearchSource, MessageSearchSource, UserSearchSource, type Channel, type ChannelData, type StreamChat, type UserFilters } from 'stream-chat';
+import { messageCondition } from '../../src/server/features/search/message-filter';
+import { NARROW_MAX_CHANNEL_MESSAGES, NARROW_MIN_MATCHES } from '../../src/server/store/search';
+import { seedSearchData } from '../bench/search-data';
 import { createUsers, startHarness, type Harness } from './helpers';
 
 let harness: Harness;
@@ -148,6 +155,107 @@ describe('message filters and sorts', () => {
     const ranked = await search({ text: 'kayak', type: 'regular' }, { sort: [{ relevance: -1 }, { created_at: -1 }] });
     expect(ranked[0]).toBe(ids.bob);
     expect(ranked).toHaveLength(4);
+  });
+});
+
+describe('the relevance order', () => {
+  it('ranks by bm25 on a small fixed corpus: more hits, then shorter text, then the newest', async () => {
+    const ranking = alice.channel('messaging', 'search-ranking', { members: ['alice'] });
+    await ranking.watch();
+    const ids: Record<string, string> = {};
+    // bm25 ranks these the same whatever the rest of the index holds: two hits in two words beat
+    // one in one word, and with one hit the shorter text wins; equal texts go newest first.
+    for (const [key, text] of [
+      ['one', 'quokka'],
+      ['long', 'one quokka with nine other words in this long message'],
+      ['two', 'quokka quokka'],
+      ['six', 'a quokka at the zoo today'],
+      ['again', 'quokka'],
+    ]) {
+      ids[key as string] = (await ranking.sendMessage({ text })).message.id;
+    }
+    const ranked = async (sort: object[]) =>
+      (await alice.search({ cid: 'messaging:search-ranking' }, 'quokka', { sort })).results.map((r) => r.message.id);
+    expect(await ranked([{ relevance: -1 }])).toEqual([ids.two, ids.again, ids.one, ids.six, ids.long]);
+    expect(await ranked([{ relevance: -1 }, { created_at: 1 }])).toEqual([ids.two, ids.one, ids.again, ids.six, ids.long]);
+    // Pages of the ranking follow each other.
+    const first = await alice.search({ cid: 'messaging:search-ranking' }, 'quokka', { sort: [{ relevance: -1 }], limit: 2 });
+    const second = await alice.search({ cid: 'messaging:search-ranking' }, 'quokka', { sort: [{ relevance: -1 }], limit: 2, offset: 2 });
+    expect([...first.results, ...second.results].map((r) => r.message.id)).toEqual([ids.two, ids.again, ids.one, ids.six]);
+  });
+});
+
+// A query that matches many messages is ranked on the index within the searched channels before
+// any message is read (store/search.ts). Over the bench's generated data (20,000 messages in
+// 2,000 channels), every page it gives must be the one the exhaustive ranking gives: one SQL
+// query over every match, ordered by FTS5's rank as the search always was.
+describe('relevance narrowed to the channels equals the exhaustive ranking', () => {
+  let dir: string;
+  let big: Harness;
+  let reader: Database.Database;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'chat-widget-rank-'));
+    const dbPath = join(dir, 'chat.db');
+    seedSearchData(dbPath, 20_000);
+    big = await startHarness({ dbPath, limits: { rateLimits: false } });
+    reader = new Database(dbPath, { readonly: true });
+  }, 60_000);
+
+  afterAll(async () => {
+    reader?.close();
+    await big?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The exhaustive ranking: every match in `cids`, ordered as the search orders by relevance. */
+  const exhaustive = (text: string, cids: string[], page: { limit: number; offset: number }, extra: { userId?: string; oldestFirst?: boolean } = {}) => {
+    const match = messageCondition(text, undefined).match as string;
+    return reader
+      .prepare(
+        `SELECT m.id FROM message_search s JOIN messages m ON m.seq = s.rowid
+          WHERE s.message_search MATCH ? AND m.cid IN (SELECT value FROM json_each(?))
+            AND m.deleted_at IS NULL AND m.type = 'regular' ${extra.userId ? 'AND m.user_id = ?' : ''}
+          ORDER BY s.rank, s.rowid ${extra.oldestFirst ? 'ASC' : 'DESC'} LIMIT ? OFFSET ?`,
+      )
+      .pluck()
+      .all(match, JSON.stringify(cids), ...(extra.userId ? [extra.userId] : []), page.limit, page.offset) as string[];
+  };
+
+  it('is narrowed at all: the queries match enough messages', () => {
+    const count = (text: string) =>
+      reader.prepare('SELECT count(*) FROM message_search WHERE message_search MATCH ?').pluck().get(messageCondition(text, undefined).match) as number;
+    expect(count('k')).toBeGreaterThanOrEqual(NARROW_MIN_MATCHES);
+    expect(count('m')).toBeGreaterThanOrEqual(NARROW_MIN_MATCHES);
+    expect(20_000).toBeLessThan(NARROW_MAX_CHANNEL_MESSAGES);
+  });
+
+  it("gives a user's pages exactly, newest first or oldest first among equals", async () => {
+    const alice = await big.connect('alice');
+    const cids = reader.prepare("SELECT cid FROM members WHERE user_id = 'alice'").pluck().all() as string[];
+    for (const text of ['k', 'm', 'k m']) {
+      for (const [sort, oldestFirst] of [[[{ relevance: -1 }], false], [[{ relevance: -1 }, { created_at: 1 }], true]] as const) {
+        for (const page of [{ limit: 10, offset: 0 }, { limit: 10, offset: 10 }, { limit: 100, offset: 20 }]) {
+          const { results } = await alice.search({ members: { $in: ['alice'] } }, { text, type: 'regular' }, { sort: [...sort], ...page });
+          expect(results.map((r) => r.message.id), `${text} ${JSON.stringify(sort)} ${page.offset}`).toEqual(exhaustive(text, cids, page, { oldestFirst }));
+        }
+      }
+    }
+  });
+
+  it('widens the ranked set when the other conditions leave out most of it', async () => {
+    // 600 channels, and only one author's messages: most of the best ranked are left out.
+    const cids = Array.from({ length: 600 }, (_, i) => `messaging:c${i}`);
+    const author = reader
+      .prepare('SELECT user_id FROM messages WHERE cid IN (SELECT value FROM json_each(?)) GROUP BY user_id ORDER BY count(*) DESC LIMIT 1')
+      .pluck()
+      .get(JSON.stringify(cids)) as string;
+    for (const page of [{ limit: 10, offset: 0 }, { limit: 30, offset: 10 }]) {
+      const { results } = await big.admin.search({ cid: { $in: cids } }, { text: 'k', type: 'regular', 'user.id': author }, { sort: [{ relevance: -1 }], ...page });
+      const expected = exhaustive('k', cids, page, { userId: author });
+      expect(expected.length).toBeGreaterThan(0);
+      expect(results.map((r) => r.message.id)).toEqual(expected);
+    }
   });
 });
 

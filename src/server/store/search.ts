@@ -2,10 +2,25 @@
 // triggers) joined back to the messages table. The caller has already turned the request into
 // an FTS5 expression, SQL conditions and an order (search/message-filter.ts); this runs them over
 // the given channels. Deleted messages are never found.
+//
+// An order by relevance reads FTS5's bm25 `rank`, so every match in the searched channels is
+// scored and sorted: there is no index order to stop early on. Scoring a match is cheap; what
+// costs is reading each match's message (its channel, then the other conditions). So when a
+// query matches many messages (a word prefix, a common word), the matches are narrowed on the
+// index itself to the searched channels' messages (read once from the (cid, created_at) index
+// into a set SQLite checks through a Bloom filter as it walks the matches), ranked there, and
+// only the best few are read from messages and checked (ranked() below). bm25 is still FTS5's
+// own over the whole index, so the order is exactly the exhaustive query's.
 import type { Db } from './db';
 import type { SqlFragment } from './filters-to-sql';
 import type { MessageRow } from './messages';
 import { visibilityBounds } from './visibility';
+
+/**
+ * An ORDER BY; `byRank` when it reads the full-text `rank` (relevance) and nothing but the
+ * index's row (`s.rank`, `s.rowid`), so it can be sorted before the messages are read.
+ */
+export type SearchOrderSql = SqlFragment & { byRank?: boolean };
 
 export type MessageSearchQuery = {
   /** The channels searched: those the request's channel filter names and the user may read. */
@@ -14,7 +29,7 @@ export type MessageSearchQuery = {
   match?: string;
   where: SqlFragment;
   /** ORDER BY over `m` (messages) and, with a match, `s` (the index). */
-  order: SqlFragment;
+  order: SearchOrderSql;
   /** Only messages after this one in seq order (`-1`: older ones, `1`: newer ones). */
   afterSeq?: { seq: number; direction: 1 | -1 };
   limit: number;
@@ -23,11 +38,35 @@ export type MessageSearchQuery = {
   viewerId: string | null;
 };
 
+/**
+ * Narrowing a ranked search to the channels' messages pays off when the text matches at least
+ * this many messages (below it, looking each match up is as cheap as reading the channels)...
+ */
+export const NARROW_MIN_MATCHES = 5000;
+/** ...and the channels hold fewer messages than this (more: the set costs more than it saves). */
+export const NARROW_MAX_CHANNEL_MESSAGES = 200_000;
+
 export function createSearchStore(db: Db) {
-  function messages(query: MessageSearchQuery): MessageRow[] {
-    if (query.cids.length === 0 || query.limit === 0) return [];
-    const text = query.match !== undefined;
-    const seq = text ? 's.rowid' : 'm.seq';
+  const countMatches = db
+    .prepare(`SELECT count(*) FROM (SELECT 1 FROM message_search WHERE message_search MATCH ? LIMIT ${NARROW_MIN_MATCHES})`)
+    .pluck();
+  const countChannelMessages = db
+    .prepare(
+      `SELECT count(*) FROM (SELECT 1 FROM messages INDEXED BY messages_cid_created_at
+        WHERE cid IN (SELECT value FROM json_each(?)) LIMIT ${NARROW_MAX_CHANNEL_MESSAGES})`,
+    )
+    .pluck();
+
+  /** Whether a ranked search of `match` over `cids` (a JSON list) is cheaper narrowed first. */
+  function narrows(match: string, cids: string): boolean {
+    return (
+      (countMatches.get(match) as number) >= NARROW_MIN_MATCHES &&
+      (countChannelMessages.get(cids) as number) < NARROW_MAX_CHANNEL_MESSAGES
+    );
+  }
+
+  /** The conditions on `m` every search applies, after the text and the order. */
+  function conditions(query: MessageSearchQuery, seq: string) {
     const visible = visibilityBounds({ viewerId: query.viewerId });
     // What the searcher cleared for themselves (hide with clear_history, hide_history) stays gone.
     const cleared = query.viewerId
@@ -35,24 +74,63 @@ export function createSearchStore(db: Db) {
       : '';
     const after = query.afterSeq ? `AND ${seq} ${query.afterSeq.direction === -1 ? '<' : '>'} ?` : '';
     // The channel list is one JSON parameter; SQLite reads it once into a lookup table.
-    const sql = `SELECT m.* FROM ${text ? 'message_search s JOIN messages m ON m.seq = s.rowid' : 'messages m'}
-      WHERE ${text ? 's.message_search MATCH ? AND' : ''} m.cid IN (SELECT value FROM json_each(?))
+    return {
+      sql: `m.cid IN (SELECT value FROM json_each(?))
         AND m.deleted_at IS NULL AND ${query.where.sql} ${after}
         AND m.created_at > COALESCE((SELECT truncated_at FROM channels WHERE cid = m.cid), '')
         ${cleared}
-        ${visible.map((bound) => `AND ${bound.sql}`).join(' ')}
+        ${visible.map((bound) => `AND ${bound.sql}`).join(' ')}`,
+      params: [
+        JSON.stringify(query.cids),
+        ...query.where.params,
+        ...(query.afterSeq ? [query.afterSeq.seq] : []),
+        ...(query.viewerId ? [query.viewerId] : []),
+        ...visible.flatMap((bound) => bound.params),
+      ],
+    };
+  }
+
+  /**
+   * A relevance search narrowed to the channels' messages, in two steps. First the matches in
+   * those channels are ranked on the index alone (the order reads only `s`), keeping the best
+   * `take`; then their messages are read and the other conditions applied, in that order. When
+   * fewer than the page's rows pass, `take` widens until they do or every match has been seen.
+   * The first rows that pass among the best ranked are the first rows that pass among all, so
+   * the page is exactly the one a single query would give.
+   */
+  function ranked(query: MessageSearchQuery): MessageRow[] {
+    const cids = JSON.stringify(query.cids);
+    const best = db.prepare(
+      `SELECT s.rowid FROM message_search s
+        WHERE s.message_search MATCH ?
+          AND +s.rowid IN (SELECT seq FROM messages WHERE cid IN (SELECT value FROM json_each(?)))
+        ORDER BY ${query.order.sql} LIMIT ?`,
+    ).pluck();
+    const where = conditions(query, 'm.seq');
+    const rows = db.prepare(`SELECT m.* FROM messages m WHERE m.seq IN (SELECT value FROM json_each(?)) AND ${where.sql}`);
+    const wanted = query.offset + query.limit;
+    for (let take = Math.max(8 * wanted, 256); ; take *= 16) {
+      const seqs = best.all(query.match, cids, ...query.order.params, take) as number[];
+      const found = new Map((rows.all(JSON.stringify(seqs), ...where.params) as MessageRow[]).map((row) => [row.seq, row]));
+      if (found.size >= wanted || seqs.length < take) {
+        const inOrder = seqs.flatMap((seq) => found.get(seq) ?? []);
+        return inOrder.slice(query.offset, wanted);
+      }
+    }
+  }
+
+  function messages(query: MessageSearchQuery): MessageRow[] {
+    if (query.cids.length === 0 || query.limit === 0) return [];
+    const text = query.match !== undefined;
+    if (text && query.order.byRank === true && !query.afterSeq && narrows(query.match as string, JSON.stringify(query.cids))) {
+      return ranked(query);
+    }
+    const seq = text ? 's.rowid' : 'm.seq';
+    const where = conditions(query, seq);
+    const sql = `SELECT m.* FROM ${text ? 'message_search s JOIN messages m ON m.seq = s.rowid' : 'messages m'}
+      WHERE ${text ? 's.message_search MATCH ? AND' : ''} ${where.sql}
       ORDER BY ${query.order.sql} LIMIT ? OFFSET ?`;
-    const params = [
-      ...(text ? [query.match] : []),
-      JSON.stringify(query.cids),
-      ...query.where.params,
-      ...(query.afterSeq ? [query.afterSeq.seq] : []),
-      ...(query.viewerId ? [query.viewerId] : []),
-      ...visible.flatMap((bound) => bound.params),
-      ...query.order.params,
-      query.limit,
-      query.offset,
-    ];
+    const params = [...(text ? [query.match] : []), ...where.params, ...query.order.params, query.limit, query.offset];
     return db.prepare(sql).all(...params) as MessageRow[];
   }
 

@@ -6,6 +6,7 @@
 import { ApiError } from '../../http/errors';
 import { filtersToSql, parseSort, sortToSql, type FieldDef, type FilterSchema, type SqlFragment } from '../../store/filters-to-sql';
 import { isObject } from '../../http/input';
+import type { SearchOrderSql } from '../../store/search';
 import { bothExpressions, ftsExpression } from './fts-query';
 
 export type MessageCondition = {
@@ -118,7 +119,7 @@ export function messageCondition(query: unknown, messageFilter: unknown): Messag
 }
 
 export type SearchOrder = {
-  sql: SqlFragment;
+  sql: SearchOrderSql;
   /**
    * Set when the order is creation time alone: pages can then continue from the last row's
    * seq (a keyset cursor) instead of an offset. Messages get their seq when they are stored and
@@ -153,5 +154,7 @@ export function searchOrder(sort: unknown, textSearch: boolean): SearchOrder {
       pinned: { kind: 'boolean', sql: PINNED },
     },
   };
-  return { sql: sortToSql(fields, schema, { fallback: [], tiebreak: `${seq} DESC` }) };
+  // Relevance with at most creation time after it reads the index's row alone (see SearchOrderSql).
+  const byRank = textSearch && fields.some((field) => field.field === 'relevance') && fields.every((field) => field.field === 'relevance' || field.field === 'created_at');
+  return { sql: { ...sortToSql(fields, schema, { fallback: [], tiebreak: `${seq} DESC` }), ...(byRank ? { byRank } : {}) } };
 }
