@@ -1,17 +1,46 @@
-import { memo } from 'react';
-import type { CommandSuggestion, SearchSourceState, TextComposerSuggestion, UserSuggestion } from 'stream-chat';
+import { memo, useEffect, useState } from 'react';
+import type { CommandSuggestion, SearchSourceState, StateStore, TextComposer, TextComposerState, TextComposerSuggestion, UserSuggestion } from 'stream-chat';
 import { useStateStore } from '../../session/use-state-store';
 import type { ActiveSuggestions } from './use-suggestions';
 import { displayName, initial } from '../format';
 import { useT } from '../localization';
 
+type Listed = { items: TextComposerSuggestion[] | undefined; searching: boolean; error: Error | undefined };
+
 // "Searching…" shows only while there is nothing to list: with results on screen, a new
 // search starting and ending need not re-render the list.
-const selectSource = (state: SearchSourceState) => ({
-  items: state.items,
+const selectSource = (state: SearchSourceState): Listed => ({
+  items: state.items as TextComposerSuggestion[] | undefined,
   searching: state.isLoading && !state.items?.length,
   error: state.lastQueryError,
 });
+const selectQuery = (state: TextComposerState) => ({ query: state.suggestions?.query ?? '' });
+
+/**
+ * The search source's state as the list shows it. A new query empties the SDK's items until
+ * its answer comes back; when that answer lands before the next frame (a fast backend), the
+ * empty "Searching…" state would never be painted, yet unmounting the rows for it and making
+ * them again costs the keystroke most of its DOM work. So only the move into "Searching…"
+ * waits for the next animation frame, and a newer state (the answer) replaces it before then:
+ * what is painted is what the source holds at that frame, as before.
+ */
+function useListed(store: StateStore<SearchSourceState>): Listed {
+  const [read, setRead] = useState(() => ({ store, listed: selectSource(store.getLatestValue()) }));
+  useEffect(() => {
+    let frame = 0;
+    const unsubscribe = store.subscribeWithSelector(selectSource, (listed) => {
+      cancelAnimationFrame(frame);
+      const show = () => setRead({ store, listed });
+      if (listed.searching) frame = requestAnimationFrame(show);
+      else show();
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      unsubscribe();
+    };
+  }, [store]);
+  return read.store === store ? read.listed : selectSource(store.getLatestValue());
+}
 
 function isCommand(item: TextComposerSuggestion): item is CommandSuggestion {
   return typeof (item as CommandSuggestion).name === 'string' && 'args' in item;
@@ -40,23 +69,31 @@ const Item = memo(function Item({ item }: { item: TextComposerSuggestion }) {
   );
 });
 
+/** "No one matches …": the only part of the list that follows the query as it is typed. */
+function NoMatches({ textComposer, commands }: { textComposer: TextComposer; commands: boolean }) {
+  const { query } = useStateStore(textComposer.state, selectQuery);
+  const t = useT();
+  return <>{t(commands ? 'composer.noCommands' : 'composer.noPeople', { query })}</>;
+}
+
 /** The `@` mention or `/` command list the SDK's text composer is searching for. */
 export const SuggestionList = memo(function SuggestionList({ active, listId }: { active: ActiveSuggestions; listId: string }) {
-  const { items = [], searching, error } = useStateStore(active.suggestions.searchSource.state, selectSource);
+  const { items = [], searching, error } = useListed(active.searchSource.state as StateStore<SearchSourceState>);
   const t = useT();
-  const commands = active.suggestions.trigger === '/';
-  const query = active.suggestions.query;
+  const commands = active.trigger === '/';
   return (
     <div className="suggestions" part="suggestions">
       {error ? (
         <p className="suggestion-status">{t('composer.suggestionsFailed')}</p>
       ) : items.length === 0 ? (
-        <p className="suggestion-status">{searching ? t('composer.searching') : t(commands ? 'composer.noCommands' : 'composer.noPeople', { query })}</p>
+        <p className="suggestion-status">{searching ? t('composer.searching') : <NoMatches textComposer={active.textComposer} commands={commands} />}</p>
       ) : (
         <ul id={listId} role="listbox" aria-label={t(commands ? 'composer.commands' : 'composer.people')}>
           {items.map((item, index) => (
+            // Keyed by position, as the option ids are: the next answer's rows reuse these
+            // elements and only their text changes.
             <li
-              key={item.id}
+              key={index}
               id={`${listId}-${index}`}
               role="option"
               aria-selected={index === active.index}

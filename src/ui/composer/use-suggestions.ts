@@ -9,7 +9,11 @@ const selectCount = (state: SearchSourceState) => ({ count: state.items?.length 
 const NO_SOURCE = new StateStore<SearchSourceState>({ hasNext: false, isActive: false, isLoading: false, items: undefined, searchQuery: '' });
 
 export interface ActiveSuggestions {
-  suggestions: Suggestions;
+  /** The SDK's search source for the trigger: the same object while one `@…` or `/…` is typed. */
+  searchSource: Suggestions['searchSource'];
+  trigger: string;
+  /** Where the list reads the query from, for its "no matches" line. */
+  textComposer: TextComposer;
   index: number;
   setIndex: (index: number) => void;
   choose: (item: TextComposerSuggestion) => void;
@@ -26,8 +30,15 @@ export function useSuggestions(textComposer: TextComposer) {
   useEffect(() => setIndex(0), [suggestions?.query, suggestions?.trigger]);
 
   const choose = useCallback((item: TextComposerSuggestion) => void textComposer.handleSelect(item), [textComposer]);
-  // Stable while the list and the highlighted row stay: typing text alone does not re-render the list.
-  const active = useMemo<ActiveSuggestions | null>(() => (suggestions ? { suggestions, index, setIndex, choose } : null), [suggestions, index, choose]);
+  // The SDK makes a new `suggestions` object for every keystroke (its query changes), but the
+  // search source and the trigger stay: the list, which renders the source's state, is kept
+  // while they and the highlighted row stay, so typing alone does not re-render it.
+  const searchSource = suggestions?.searchSource;
+  const trigger = suggestions?.trigger;
+  const active = useMemo<ActiveSuggestions | null>(
+    () => (searchSource && trigger !== undefined ? { searchSource, trigger, textComposer, index, setIndex, choose } : null),
+    [searchSource, trigger, textComposer, index, choose],
+  );
 
   /** Handles the key if the list is open; returns whether it did. */
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): boolean => {
