@@ -243,6 +243,22 @@ describe('relevance narrowed to the channels equals the exhaustive ranking', () 
     }
   });
 
+  it('ranks again for the next page when a message arrived in between', async () => {
+    const alice = await big.connect('alice');
+    const cids = reader.prepare("SELECT cid FROM members WHERE user_id = 'alice'").pluck().all() as string[];
+    const search = (offset: number) =>
+      alice.search({ members: { $in: ['alice'] } }, { text: 'k', type: 'regular' }, { sort: [{ relevance: -1 }], limit: 10, offset });
+    const before = await search(0);
+    expect(before.results.map((r) => r.message.id)).toEqual(exhaustive('k', cids, { limit: 10, offset: 0 }));
+    // Three words that all match: among the best, so everything after it moves down a place.
+    const sent = await alice.channel('messaging', (cids[0] as string).split(':')[1]).sendMessage({ text: 'kabuki kite kettle' });
+    expect(exhaustive('k', cids, { limit: 10, offset: 0 })).toContain(sent.message.id);
+    const after = await search(10);
+    const expected = exhaustive('k', cids, { limit: 10, offset: 10 });
+    expect(after.results.map((r) => r.message.id)).toEqual(expected);
+    expect(expected[0]).toBe(before.results[9]?.message.id);
+  });
+
   it('widens the ranked set when the other conditions leave out most of it', async () => {
     // 600 channels, and only one author's messages: most of the best ranked are left out.
     const cids = Array.from({ length: 600 }, (_, i) => `messaging:c${i}`);

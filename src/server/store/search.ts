@@ -90,6 +90,22 @@ export function createSearchStore(db: Db) {
     };
   }
 
+  // The best ranked seqs of recent narrowed searches, so that the next page of a ranking does
+  // not rank again: kept while the database is unchanged (no write on this connection, none
+  // committed by another), and used only for pages after the first. A first page always ranks.
+  const rankings = new Map<string, { version: string; take: number; seqs: number[] }>();
+  const RANKINGS_KEPT = 16;
+  const totalChanges = db.prepare('SELECT total_changes()').pluck();
+  const version = () => `${db.pragma('data_version', { simple: true })}:${totalChanges.get()}`;
+  const rankingKey = (query: MessageSearchQuery) => JSON.stringify([query.match, query.cids, query.order.sql, query.order.params]);
+
+  /** The kept ranking for this query, when it may serve a page after the first. */
+  function keptRanking(query: MessageSearchQuery) {
+    if (query.offset === 0) return undefined;
+    const kept = rankings.get(rankingKey(query));
+    return kept && kept.version === version() ? kept : undefined;
+  }
+
   /**
    * A relevance search narrowed to the channels' messages, in two steps. First the matches in
    * those channels are ranked on the index alone (the order reads only `s`), keeping the best
@@ -109,8 +125,17 @@ export function createSearchStore(db: Db) {
     const where = conditions(query, 'm.seq');
     const rows = db.prepare(`SELECT m.* FROM messages m WHERE m.seq IN (SELECT value FROM json_each(?)) AND ${where.sql}`);
     const wanted = query.offset + query.limit;
+    const key = rankingKey(query);
     for (let take = Math.max(8 * wanted, 256); ; take *= 16) {
-      const seqs = best.all(query.match, cids, ...query.order.params, take) as number[];
+      // A kept ranking serves when it holds this many or is the whole (shorter than its take).
+      const kept = keptRanking(query);
+      const fromKept = kept !== undefined && (kept.take >= take || kept.seqs.length < kept.take);
+      const seqs = fromKept ? kept.seqs.slice(0, take) : (best.all(query.match, cids, ...query.order.params, take) as number[]);
+      if (!fromKept) {
+        rankings.delete(key);
+        rankings.set(key, { version: version(), take, seqs });
+        if (rankings.size > RANKINGS_KEPT) rankings.delete(rankings.keys().next().value as string);
+      }
       const found = new Map((rows.all(JSON.stringify(seqs), ...where.params) as MessageRow[]).map((row) => [row.seq, row]));
       if (found.size >= wanted || seqs.length < take) {
         const inOrder = seqs.flatMap((seq) => found.get(seq) ?? []);
@@ -122,7 +147,8 @@ export function createSearchStore(db: Db) {
   function messages(query: MessageSearchQuery): MessageRow[] {
     if (query.cids.length === 0 || query.limit === 0) return [];
     const text = query.match !== undefined;
-    if (text && query.order.byRank === true && !query.afterSeq && narrows(query.match as string, JSON.stringify(query.cids))) {
+    const rankable = text && query.order.byRank === true && !query.afterSeq;
+    if (rankable && (keptRanking(query) || narrows(query.match as string, JSON.stringify(query.cids)))) {
       return ranked(query);
     }
     const seq = text ? 's.rowid' : 'm.seq';
