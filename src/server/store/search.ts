@@ -10,7 +10,8 @@
 // index itself to the searched channels' messages (read once from the (cid, created_at) index
 // into a set SQLite checks through a Bloom filter as it walks the matches), ranked there, and
 // only the best few are read from messages and checked (ranked() below). bm25 is still FTS5's
-// own over the whole index, so the order is exactly the exhaustive query's.
+// own over the whole index, so the order is exactly the exhaustive query's. The next page of
+// such a ranking reuses it while nothing was written in between.
 import type { Db } from './db';
 import type { SqlFragment } from './filters-to-sql';
 import type { MessageRow } from './messages';
@@ -116,6 +117,8 @@ export function createSearchStore(db: Db) {
    */
   function ranked(query: MessageSearchQuery): MessageRow[] {
     const cids = JSON.stringify(query.cids);
+    // The unary + keeps the set a check on each row of the walk: a plain `s.rowid IN` would have
+    // SQLite run the full-text query once per seq of the set.
     const best = db.prepare(
       `SELECT s.rowid FROM message_search s
         WHERE s.message_search MATCH ?
@@ -126,7 +129,7 @@ export function createSearchStore(db: Db) {
     const rows = db.prepare(`SELECT m.* FROM messages m WHERE m.seq IN (SELECT value FROM json_each(?)) AND ${where.sql}`);
     const wanted = query.offset + query.limit;
     const key = rankingKey(query);
-    for (let take = Math.max(8 * wanted, 256); ; take *= 16) {
+    for (let take = Math.max(4 * wanted, 64); ; take *= 16) {
       // A kept ranking serves when it holds this many or is the whole (shorter than its take).
       const kept = keptRanking(query);
       const fromKept = kept !== undefined && (kept.take >= take || kept.seqs.length < kept.take);
