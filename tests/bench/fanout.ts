@@ -24,7 +24,8 @@ import { whenListening } from './backend-process';
 import { median, percentile } from './stats';
 import type { BenchRow } from './types';
 
-const SIZES = [10, 100, 500, 1000];
+/** `--fanout-sizes=1000` (or 100,1000) measures only those. */
+const SIZES = (process.argv.find((arg) => arg.startsWith('--fanout-sizes='))?.split('=')[1]?.split(',').map(Number) ?? [10, 100, 500, 1000]).filter((n) => n > 0);
 const SENDERS = 4;
 const WARMUP_MESSAGES = 8;
 const LATENCY_ROUNDS = 3;
@@ -41,6 +42,10 @@ const SETUP_CONCURRENCY = 50;
 const SETUP_TIMEOUT_MS = 60_000;
 const BUDGET_P99_MS = 50;
 const BUDGET_AT = 500;
+/** Issue 18: at 1,000 watchers, CPU per delivered frame within 1.25x the bare socket's, and p99 within 15 ms. */
+const FLOOR_BUDGET_AT = 1000;
+const FLOOR_BUDGET_RATIO = 1.25;
+const BUDGET_P99_AT_1000_MS = 15;
 
 const signer = new StreamChat(API_KEY, API_SECRET);
 
@@ -51,9 +56,11 @@ class ServerProcess {
     readonly url: string,
   ) {}
 
-  static start(): Promise<ServerProcess> {
-    const child = fork(fileURLToPath(new URL('./fanout-server.ts', import.meta.url)), [], {
-      execArgv: process.execArgv,
+  /** The backend (fanout-server.ts), or the bare `ws` floor (fanout-floor-server.ts). */
+  static start(script = './fanout-server.ts'): Promise<ServerProcess> {
+    const child = fork(fileURLToPath(new URL(script, import.meta.url)), [], {
+      // FANOUT_CPU_PROF=dir writes each server's V8 CPU profile there (for a trace of the fan-out).
+      execArgv: [...process.execArgv, ...(process.env.FANOUT_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.FANOUT_CPU_PROF}`] : [])],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
     return whenListening(child).then((url) => new ServerProcess(child, url));
@@ -74,6 +81,19 @@ class ServerProcess {
       };
       this.child.on('message', onMessage);
       this.child.send({ type: 'cpu' });
+    });
+  }
+
+  /** The floor's frame: `placeholder` is replaced by each message's id. */
+  setFrame(template: string, placeholder: string): Promise<void> {
+    return new Promise((resolve) => {
+      const onMessage = (message: { type: string }) => {
+        if (message.type !== 'frame-set') return;
+        this.child.off('message', onMessage);
+        resolve();
+      };
+      this.child.on('message', onMessage);
+      this.child.send({ type: 'frame', template, placeholder });
     });
   }
 
@@ -126,6 +146,23 @@ class Deliveries {
 const MESSAGE_ID = Buffer.from('"message_id":"');
 /** When any watcher last received any frame. */
 let lastFrameAt = 0;
+/** The first message.new frame a watcher received, whole: the floor sends the same. */
+let capturedFrame: { frame: string; messageId: string } | undefined;
+
+/** Counts each message.new frame the socket receives, reading its message_id without parsing the JSON. */
+function countMessages(socket: WebSocket, deliveries: { current: Deliveries | undefined }) {
+  socket.on('message', (frame: Buffer) => {
+    const at = performance.now();
+    lastFrameAt = at;
+    if (!frame.toString('latin1', 0, 40).includes('"type":"message.new"')) return;
+    const start = frame.indexOf(MESSAGE_ID);
+    if (start < 0) return;
+    const from = start + MESSAGE_ID.length;
+    const messageId = frame.toString('latin1', from, frame.indexOf(34, from));
+    capturedFrame ??= { frame: frame.toString('utf8'), messageId };
+    deliveries.current?.receive(messageId, at);
+  });
+}
 
 /** A watcher: a raw socket after the SDK's handshake. Resolves with its connection_id. */
 function connectWatcher(wsBase: string, userId: string, deliveries: { current: Deliveries | undefined }): Promise<{ socket: WebSocket; connectionId: string }> {
@@ -141,17 +178,20 @@ function connectWatcher(wsBase: string, userId: string, deliveries: { current: D
         reject(new Error(`handshake for ${userId} failed: ${data.toString('utf8').slice(0, 200)}`));
         return;
       }
-      // From now on only message.new matters: read its message_id without parsing the JSON.
-      socket.on('message', (frame: Buffer) => {
-        const at = performance.now();
-        lastFrameAt = at;
-        if (!frame.toString('latin1', 0, 40).includes('"type":"message.new"')) return;
-        const start = frame.indexOf(MESSAGE_ID);
-        if (start < 0) return;
-        const from = start + MESSAGE_ID.length;
-        deliveries.current?.receive(frame.toString('latin1', from, frame.indexOf(34, from)), at);
-      });
+      countMessages(socket, deliveries);
       resolve({ socket, connectionId: first.connection_id });
+    });
+  });
+}
+
+/** A socket of the floor's: open, nothing else. */
+function connectBare(wsBase: string, deliveries: { current: Deliveries | undefined }): Promise<WebSocket> {
+  const socket = new WebSocket(wsBase, { perMessageDeflate: false });
+  return new Promise((resolve, reject) => {
+    socket.once('error', reject);
+    socket.once('open', () => {
+      countMessages(socket, deliveries);
+      resolve(socket);
     });
   });
 }
@@ -178,8 +218,7 @@ async function api(base: string, path: string, userId: string, body: unknown, co
   await response.arrayBuffer();
 }
 
-type Result = {
-  n: number;
+type Measured = {
   p50: number;
   p99: number;
   p99s: number[];
@@ -188,16 +227,101 @@ type Result = {
   deliveriesPerSecond: number;
   serverCpuPerMessageMs: number;
   clientCpuShare: number;
-  setupMs: number;
 };
+type Result = Measured & { n: number; setupMs: number; floor?: Measured & { error?: string } };
 
+const deadline = (label: string, ms: number) =>
+  new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${label} took over ${ms / 1000} s`)), ms).unref());
+
+/**
+ * The same measurement for the backend and for the floor: once the setup's frames have drained,
+ * warm-up, latency at a steady pace in rounds, then throughput in bursts with the server's CPU
+ * time. `sendOne` posts one message with the given id and resolves when its response is in.
+ */
+async function measure(server: ServerProcess, deliveries: Deliveries, senderIds: string[], post: (sender: string, id: string) => Promise<void>, n: number, label: string): Promise<Measured> {
+  let sequence = 0;
+  // Resolves when the HTTP response is in, with a promise of the last delivery (wrapped:
+  // an async function would otherwise wait for it).
+  const sendOne = async (sender: string): Promise<{ delivered: Promise<void> }> => {
+    const id = `${label}-${n}-${sequence++}`;
+    const delivered = deliveries.expect(id, performance.now());
+    await post(sender, id);
+    return { delivered };
+  };
+  const drain = (all: Promise<void>[], what: string) => Promise.race([Promise.all(all), deadline(what, DRAIN_TIMEOUT_MS)]);
+
+  // The setup's own events (user.watching.start to every watcher, …) drain first.
+  const quietBy = performance.now() + SETUP_TIMEOUT_MS;
+  while (performance.now() - lastFrameAt < QUIET_MS && performance.now() < quietBy) await new Promise((resolve) => setTimeout(resolve, 50));
+
+  // Warm-up, then latency at a steady pace (sends are not awaited: the pace holds), in
+  // rounds; each round's p50 and p99, and the median over the rounds.
+  for (let i = 0; i < WARMUP_MESSAGES; i++) await drain([(await sendOne(senderIds[i % SENDERS] as string)).delivered], 'warm-up');
+  const rounds: Array<{ p50: number; p99: number; samples: number; clientShare: number }> = [];
+  for (let round = 0; round < LATENCY_ROUNDS; round++) {
+    deliveries.latencies = [];
+    deliveries.recording = true;
+    const clientCpu = process.cpuUsage();
+    const paced: Promise<void>[] = [];
+    const pacedStarted = performance.now();
+    for (let i = 0; i < LATENCY_MESSAGES; i++) {
+      const due = pacedStarted + i * PACE_MS;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      paced.push(sendOne(senderIds[i % SENDERS] as string).then(({ delivered }) => delivered));
+    }
+    await drain(paced, 'paced messages');
+    const clientUsage = process.cpuUsage(clientCpu);
+    deliveries.recording = false;
+    rounds.push({
+      p50: percentile(deliveries.latencies, 50),
+      p99: percentile(deliveries.latencies, 99),
+      samples: deliveries.latencies.length,
+      clientShare: (clientUsage.user + clientUsage.system) / 1000 / (performance.now() - pacedStarted),
+    });
+  }
+
+  // Throughput: senders back to back for a short burst, then wait for the last delivery.
+  const bursts: Array<{ perSecond: number; deliveriesPerSecond: number; cpuPerMessage: number }> = [];
+  for (let b = 0; b < BURSTS; b++) {
+    const cpuBefore = await server.cpuMs();
+    const started = performance.now();
+    const deliveredBefore = deliveries.delivered;
+    const all: Promise<void>[] = [];
+    let sent = 0;
+    await Promise.all(
+      senderIds.map(async (sender) => {
+        while (performance.now() - started < BURST_MS && sent < BURST_MAX_MESSAGES) {
+          sent++;
+          all.push((await sendOne(sender)).delivered);
+        }
+      }),
+    );
+    await drain(all, `burst of ${sent}`);
+    const seconds = (deliveries.lastAt - started) / 1000;
+    const cpu = (await server.cpuMs()) - cpuBefore;
+    bursts.push({ perSecond: sent / seconds, deliveriesPerSecond: (deliveries.delivered - deliveredBefore) / seconds, cpuPerMessage: cpu / sent });
+  }
+
+  return {
+    p50: median(rounds.map((r) => r.p50)),
+    p99: median(rounds.map((r) => r.p99)),
+    p99s: rounds.map((r) => r.p99),
+    latencySamples: rounds.reduce((sum, r) => sum + r.samples, 0),
+    messagesPerSecond: median(bursts.map((b) => b.perSecond)),
+    deliveriesPerSecond: median(bursts.map((b) => b.deliveriesPerSecond)),
+    serverCpuPerMessageMs: median(bursts.map((b) => b.cpuPerMessage)),
+    clientCpuShare: median(rounds.map((r) => r.clientShare)),
+  };
+}
+
+/** The backend: N watchers after the SDK's handshake and watch, senders posting over REST. */
 async function runSize(n: number): Promise<Result> {
   const setupStarted = performance.now();
   const server = await ServerProcess.start();
   const sockets: WebSocket[] = [];
   const current: { current: Deliveries | undefined } = { current: undefined };
-  const deadline = (label: string, ms: number) =>
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${label} took over ${ms / 1000} s`)), ms).unref());
+  capturedFrame = undefined;
   try {
     const channelId = `fanout-${n}`;
     const watcherIds = Array.from({ length: n }, (_, i) => `w${i}`);
@@ -220,83 +344,35 @@ async function runSize(n: number): Promise<Result> {
       deadline(`connecting ${n} watchers`, SETUP_TIMEOUT_MS),
     ]);
     const setupMs = performance.now() - setupStarted;
+    const post = (sender: string, id: string) => api(server.url, `/channels/messaging/${channelId}/message`, sender, { message: { id, text: `fan-out ${id}` } });
+    return { n, setupMs, ...(await measure(server, deliveries, senderIds, post, n, 'fan')) };
+  } finally {
+    current.current?.clear();
+    await server.stop();
+    for (const socket of sockets) socket.terminate();
+  }
+}
 
-    let sequence = 0;
-    // Resolves when the HTTP response is in, with a promise of the last delivery (wrapped:
-    // an async function would otherwise wait for it).
-    const sendOne = async (sender: string): Promise<{ delivered: Promise<void> }> => {
-      const id = `fan-${n}-${sequence++}`;
-      const delivered = deliveries.expect(id, performance.now());
-      await api(server.url, `/channels/messaging/${channelId}/message`, sender, { message: { id, text: `fan-out ${id}` } });
-      return { delivered };
+/** The floor: the same N, senders and pace against a bare `ws` server sending the backend's frame. */
+async function runFloor(n: number, frame: { frame: string; messageId: string }): Promise<Measured> {
+  const server = await ServerProcess.start('./fanout-floor-server.ts');
+  const sockets: WebSocket[] = [];
+  const current: { current: Deliveries | undefined } = { current: undefined };
+  try {
+    await server.setFrame(frame.frame, frame.messageId);
+    const deliveries = new Deliveries(n);
+    current.current = deliveries;
+    const wsBase = server.url.replace(/^http/, 'ws');
+    await Promise.race([
+      pool(Array.from({ length: n }, (_, i) => i), SETUP_CONCURRENCY, async () => void sockets.push(await connectBare(wsBase, current))),
+      deadline(`connecting ${n} sockets to the floor`, SETUP_TIMEOUT_MS),
+    ]);
+    const senderIds = Array.from({ length: SENDERS }, (_, i) => `s${i}`);
+    const post = async (_sender: string, id: string) => {
+      const response = await fetch(`${server.url}/send?id=${encodeURIComponent(id)}`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(30_000) });
+      await response.arrayBuffer();
     };
-    const drain = (all: Promise<void>[], label: string) => Promise.race([Promise.all(all), deadline(label, DRAIN_TIMEOUT_MS)]);
-
-    // The setup's own events (user.watching.start to every watcher, …) drain first.
-    const quietBy = performance.now() + SETUP_TIMEOUT_MS;
-    while (performance.now() - lastFrameAt < QUIET_MS && performance.now() < quietBy) await new Promise((resolve) => setTimeout(resolve, 50));
-
-    // Warm-up, then latency at a steady pace (sends are not awaited: the pace holds), in
-    // rounds; each round's p50 and p99, and the median over the rounds.
-    for (let i = 0; i < WARMUP_MESSAGES; i++) await drain([(await sendOne(senderIds[i % SENDERS] as string)).delivered], 'warm-up');
-    const rounds: Array<{ p50: number; p99: number; samples: number; clientShare: number }> = [];
-    for (let round = 0; round < LATENCY_ROUNDS; round++) {
-      deliveries.latencies = [];
-      deliveries.recording = true;
-      const clientCpu = process.cpuUsage();
-      const paced: Promise<void>[] = [];
-      const pacedStarted = performance.now();
-      for (let i = 0; i < LATENCY_MESSAGES; i++) {
-        const due = pacedStarted + i * PACE_MS;
-        const wait = due - performance.now();
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-        paced.push(sendOne(senderIds[i % SENDERS] as string).then(({ delivered }) => delivered));
-      }
-      await drain(paced, 'paced messages');
-      const clientUsage = process.cpuUsage(clientCpu);
-      deliveries.recording = false;
-      rounds.push({
-        p50: percentile(deliveries.latencies, 50),
-        p99: percentile(deliveries.latencies, 99),
-        samples: deliveries.latencies.length,
-        clientShare: (clientUsage.user + clientUsage.system) / 1000 / (performance.now() - pacedStarted),
-      });
-    }
-
-    // Throughput: senders back to back for a short burst, then wait for the last delivery.
-    const bursts: Array<{ perSecond: number; deliveriesPerSecond: number; cpuPerMessage: number }> = [];
-    for (let b = 0; b < BURSTS; b++) {
-      const cpuBefore = await server.cpuMs();
-      const started = performance.now();
-      const deliveredBefore = deliveries.delivered;
-      const all: Promise<void>[] = [];
-      let sent = 0;
-      await Promise.all(
-        senderIds.map(async (sender) => {
-          while (performance.now() - started < BURST_MS && sent < BURST_MAX_MESSAGES) {
-            sent++;
-            all.push((await sendOne(sender)).delivered);
-          }
-        }),
-      );
-      await drain(all, `burst of ${sent}`);
-      const seconds = (deliveries.lastAt - started) / 1000;
-      const cpu = (await server.cpuMs()) - cpuBefore;
-      bursts.push({ perSecond: sent / seconds, deliveriesPerSecond: (deliveries.delivered - deliveredBefore) / seconds, cpuPerMessage: cpu / sent });
-    }
-
-    return {
-      n,
-      p50: median(rounds.map((r) => r.p50)),
-      p99: median(rounds.map((r) => r.p99)),
-      p99s: rounds.map((r) => r.p99),
-      latencySamples: rounds.reduce((sum, r) => sum + r.samples, 0),
-      messagesPerSecond: median(bursts.map((b) => b.perSecond)),
-      deliveriesPerSecond: median(bursts.map((b) => b.deliveriesPerSecond)),
-      serverCpuPerMessageMs: median(bursts.map((b) => b.cpuPerMessage)),
-      clientCpuShare: median(rounds.map((r) => r.clientShare)),
-      setupMs,
-    };
+    return await measure(server, deliveries, senderIds, post, n, 'floor');
   } finally {
     current.current?.clear();
     await server.stop();
@@ -323,7 +399,7 @@ export default async function fanout(): Promise<BenchRow[]> {
           name: `fan-out N=${n}: delivery latency p99`,
           unit: 'ms',
           measured: ms(result.p99),
-          ...(n === BUDGET_AT ? { budget: BUDGET_P99_MS } : {}),
+          ...(n === BUDGET_AT ? { budget: BUDGET_P99_MS } : n === FLOOR_BUDGET_AT ? { budget: BUDGET_P99_AT_1000_MS } : {}),
           note: `sender request start → message.new frame at each watcher; rounds: ${result.p99s.map((x) => ms(x)).join(', ')} ms`,
         },
         {
@@ -336,9 +412,30 @@ export default async function fanout(): Promise<BenchRow[]> {
           name: `fan-out N=${n}: backend CPU per message`,
           unit: 'ms',
           measured: ms(result.serverCpuPerMessageMs),
-          note: `${Math.round((result.serverCpuPerMessageMs * 1000) / n)} µs per delivered frame; setup (connect and watch) ${Math.round(result.setupMs / 100) / 10} s`,
+          note: `setup (connect and watch) ${Math.round(result.setupMs / 100) / 10} s`,
         },
       );
+      // The floor in the same run: a bare `ws` server sending the same frame to the same N.
+      const perFrame = (m: Measured) => Math.round(((m.serverCpuPerMessageMs * 1000) / n) * 10) / 10;
+      let floor: Measured | undefined;
+      let floorError = '';
+      if (capturedFrame) {
+        try {
+          floor = await runFloor(n, capturedFrame);
+        } catch (error) {
+          floorError = `floor failed: ${(error as Error).message}`;
+        }
+      }
+      rows.push({
+        name: `fan-out N=${n}: backend CPU per delivered frame (peer: bare ws floor)`,
+        unit: 'µs',
+        measured: perFrame(result),
+        ...(floor ? { peer: perFrame(floor) } : {}),
+        ...(floor && n === FLOOR_BUDGET_AT ? { budget: Math.round(perFrame(floor) * FLOOR_BUDGET_RATIO * 10) / 10 } : {}),
+        note: floor
+          ? `CPU per message / N, all of the backend's work included; floor: the same ${Buffer.byteLength(capturedFrame!.frame)}-byte frame encoded once per message and written to N sockets by a bare ws server posted to over HTTP, same senders and bursts, p50 ${ms(floor.p50)} / p99 ${ms(floor.p99)} ms at 10 msg/s${n === FLOOR_BUDGET_AT ? `; budget ${FLOOR_BUDGET_RATIO}x the floor` : ''}`
+          : floorError || 'no message.new frame was captured for the floor',
+      });
     } catch (error) {
       rows.push({ name: `fan-out N=${n}`, unit: '', measured: Number.NaN, note: `failed: ${(error as Error).message}` });
     }

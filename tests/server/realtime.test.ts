@@ -49,6 +49,31 @@ describe('realtime events', () => {
     expect(bobChannel.state.unreadCount).toBe(1);
   });
 
+  it('gives each watcher of one message.new its own unread totals, the message itself the same for all', async () => {
+    // Users of their own: ivy already has an unread message elsewhere, hal has none.
+    await createUsers(harness, 'gina', 'hal', 'ivy');
+    const gina = await harness.connect('gina');
+    const hal = await harness.connect('hal');
+    const ivy = await harness.connect('ivy');
+    const elsewhere = gina.channel('messaging', 'grouped-elsewhere', { members: ['gina', 'ivy'] });
+    await elsewhere.create();
+    await elsewhere.sendMessage({ text: 'earlier' });
+    const room = gina.channel('messaging', 'grouped', { members: ['gina', 'hal', 'ivy'] });
+    await room.watch();
+    const [halRoom, ivyRoom] = [hal.channel('messaging', 'grouped'), ivy.channel('messaging', 'grouped')];
+    await Promise.all([halRoom.watch(), ivyRoom.watch()]);
+
+    const [toGina, toHal, toIvy] = [room, halRoom, ivyRoom].map((channel) => nextEvent(channel, 'message.new'));
+    await room.sendMessage({ id: 'grouped-1', text: 'to all three' });
+    const [ginaSees, halSees, ivySees] = await Promise.all([toGina, toHal, toIvy]);
+    expect(ginaSees).toMatchObject({ total_unread_count: 0, unread_channels: 0 });
+    expect(halSees).toMatchObject({ total_unread_count: 1, unread_count: 1, unread_channels: 1 });
+    expect(ivySees).toMatchObject({ total_unread_count: 2, unread_count: 2, unread_channels: 2 });
+    for (const event of [ginaSees, halSees, ivySees]) {
+      expect(event).toMatchObject({ type: 'message.new', cid: 'messaging:grouped', watcher_count: 3, message: { id: 'grouped-1', text: 'to all three' } });
+    }
+  });
+
   it('sends typing.start and typing.stop from one user to the other', async () => {
     const { aliceChannel, bobChannel } = await sharedChannel('typing');
     const started = nextEvent(bobChannel, 'typing.start');

@@ -119,6 +119,18 @@ export function viewerFields(
   return fields;
 }
 
+/** One message's viewer fields for each of many viewers (those who have any), in two queries. */
+export function viewerFieldsOfMany(presenter: UserPresenter, store: Store, row: MessageRow, viewerIds: string[]): Map<string, ViewerFields> {
+  const fields = new Map<string, ViewerFields>();
+  for (const [userId, reactions] of groupBy(store.reactions.ofUsers(row.id, viewerIds), (r) => r.user_id)) {
+    fields.set(userId, { own_reactions: reactions.map((r) => presentReaction(presenter, r)) });
+  }
+  for (const reminder of store.reminders.ofUsers(row.id, viewerIds)) {
+    fields.set(reminder.user_id, { ...fields.get(reminder.user_id), reminder: presentReminderBase(reminder) });
+  }
+  return fields;
+}
+
 function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   const map = new Map<string, T[]>();
   for (const item of items) {

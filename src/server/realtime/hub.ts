@@ -9,7 +9,26 @@ import { UnsentData } from './unsent-data';
 import { PresenceSubscriptions } from './presence-subscriptions';
 import { ConnectionRegistry, type Connection } from './registry';
 
-type EventFor = Event | ((connection: Connection) => Event);
+/**
+ * An event whose receivers differ in a few fields (their unread counts, their own reactions):
+ * `group` names the variant a connection gets and `frame` serialises it. Receivers of one group
+ * share one serialisation and one encoded buffer, so a fan-out costs one frame per variant, not
+ * one per socket.
+ */
+export class Grouped {
+  constructor(
+    readonly group: (connection: Connection) => string,
+    readonly frame: (group: string, connection: Connection) => string,
+  ) {}
+}
+
+type EventFor = Event | ((connection: Connection) => Event) | Grouped;
+
+/** A serialised event with more top-level fields: what each receiver's own counts add to a shared frame. */
+export function withFields(json: string, fields: object): string {
+  const more = JSON.stringify(fields);
+  return more === '{}' ? json : `${json.slice(0, -1)},${more.slice(1)}`;
+}
 
 /** The limits the realtime side holds: liveness, unsent data, connections per user, and the connect payload's nesting. */
 export type RealtimeLimits = Pick<
@@ -56,6 +75,7 @@ export class RealtimeHub {
   /** Sends to every connection, or only to those `accept` lets through. */
   publish(connections: Iterable<Connection>, event: EventFor, accept?: (connection: Connection) => boolean): void {
     if (this.closing) return;
+    if (event instanceof Grouped) return this.publishGrouped(connections, event, accept);
     // One serialisation (and one encoded buffer) for a shared event; per-connection ones are
     // built lazily.
     const shared = typeof event === 'function' ? undefined : JSON.stringify(event);
@@ -68,6 +88,20 @@ export class RealtimeHub {
         bytes ??= Buffer.from(shared);
         connection.send(shared, bytes);
       }
+    }
+  }
+
+  private publishGrouped(connections: Iterable<Connection>, event: Grouped, accept?: (connection: Connection) => boolean): void {
+    const frames = new Map<string, { frame: string; bytes: Buffer }>();
+    for (const connection of connections) {
+      if (accept && !accept(connection)) continue;
+      const group = event.group(connection);
+      let variant = frames.get(group);
+      if (!variant) {
+        const frame = event.frame(group, connection);
+        frames.set(group, (variant = { frame, bytes: Buffer.from(frame) }));
+      }
+      connection.send(variant.frame, variant.bytes);
     }
   }
 

@@ -1,14 +1,15 @@
 // Events that carry a whole updated message (message.updated/deleted/undeleted, reaction.*) to
-// every connection watching its channel, the actor's included. The message is presented once;
-// only own_reactions and reminder are filled in per receiving user, because the SDK keeps
+// every connection watching its channel, the actor's included. The message is presented and
+// serialised once; only own_reactions and reminder are filled in for the receivers who have any, because the SDK keeps
 // event.message.own_reactions when the message is not in its channel state (a thread reply seen
 // by Thread, or a message outside the loaded set: channel_state.ts addReaction/_updateMessage).
 import type { Event, EventTypes, MessageResponse } from 'stream-chat';
 import type { ServerContext } from '../http/context';
-import { viewerFields } from '../present/message-extras';
+import { viewerFields, viewerFieldsOfMany } from '../present/message-extras';
 import { Presenter } from '../present/presenter';
 import type { ChannelRow } from '../store/channels';
 import type { MessageRow } from '../store/messages';
+import { Grouped } from './hub';
 import { messageAudience } from './message-audience';
 import { envelope } from './notify';
 
@@ -41,21 +42,18 @@ export function publishMessageEvent(
     ...fields,
     message: shared,
   };
-  const perUser = new Map<string, MessageResponse>();
-  const messageFor = (userId: string | null): MessageResponse => {
-    if (userId === null) return shared;
-    let message = perUser.get(userId);
-    if (!message) {
-      message = { ...shared, ...viewerFields(presenter, ctx.store, [row], userId).get(row.id) };
-      perUser.set(userId, message);
-    }
-    return message;
-  };
   ctx.changes.emit(base);
+  // Watchers with reactions or a reminder on the message get their own frame; everyone else
+  // shares one, serialised once.
+  const viewers = viewerFieldsOfMany(presenter, ctx.store, row, ctx.hub.registry.watcherUserIds(channel.cid));
+  const everyone = JSON.stringify(base);
   ctx.hub.toChannel(
     channel.cid,
-    (connection) => (connection.anonymous ? base : { ...base, message: messageFor(connection.userId) }),
+    new Grouped(
+      (connection) => (!connection.anonymous && viewers.has(connection.userId) ? connection.userId : ''),
+      (userId) => (userId ? JSON.stringify({ ...base, message: { ...shared, ...viewers.get(userId) } }) : everyone),
+    ),
     messageAudience(ctx, shared),
   );
-  return messageFor(actorId);
+  return actorId === null ? shared : { ...shared, ...viewerFields(presenter, ctx.store, [row], actorId).get(row.id) };
 }

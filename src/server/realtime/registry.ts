@@ -22,6 +22,8 @@ export class ConnectionRegistry {
   private readonly connections = new Map<string, Connection>();
   private readonly byUser = new Map<string, Set<Connection>>();
   private readonly byChannel = new Map<string, Set<Connection>>();
+  /** Per channel, each signed-in user watching it and by how many connections: counts without a scan. */
+  private readonly usersByChannel = new Map<string, Map<string, number>>();
 
   add(connection: Connection): void {
     this.connections.set(connection.id, connection);
@@ -34,7 +36,10 @@ export class ConnectionRegistry {
     if (!connection) return undefined;
     this.connections.delete(id);
     removeFrom(this.byUser, connection.userId, connection);
-    for (const cid of connection.watching) removeFrom(this.byChannel, cid, connection);
+    for (const cid of connection.watching) {
+      removeFrom(this.byChannel, cid, connection);
+      this.countUser(cid, connection, -1);
+    }
     return connection;
   }
 
@@ -65,17 +70,21 @@ export class ConnectionRegistry {
 
   /** Returns true when this is the user's first connection watching the channel. */
   watch(connection: Connection, cid: string): boolean {
-    if (connection.watching.has(cid)) return false;
+    // A connection already forgotten (its socket closed while a watch was on its way) watches nothing.
+    if (connection.watching.has(cid) || this.connections.get(connection.id) !== connection) return false;
     const firstForUser = !this.isUserWatching(connection.userId, cid);
     connection.watching.add(cid);
     addTo(this.byChannel, cid, connection);
+    this.countUser(cid, connection, 1);
     return firstForUser;
   }
 
   /** Returns true when the user has no other connection still watching the channel. */
   unwatch(connection: Connection, cid: string): boolean {
     if (!connection.watching.delete(cid)) return false;
+    if (this.connections.get(connection.id) !== connection) return false; // remove() let go of it already
     removeFrom(this.byChannel, cid, connection);
+    this.countUser(cid, connection, -1);
     return !this.isUserWatching(connection.userId, cid);
   }
 
@@ -85,11 +94,32 @@ export class ConnectionRegistry {
 
   /** Distinct signed-in users watching the channel. */
   watcherUserIds(cid: string): string[] {
-    const ids = new Set<string>();
-    for (const connection of this.byChannel.get(cid) ?? []) {
-      if (!connection.anonymous) ids.add(connection.userId);
-    }
-    return [...ids];
+    return [...(this.usersByChannel.get(cid)?.keys() ?? [])];
+  }
+
+  /** Whether some connection of the user does not watch the channel (it gets notification.* events instead). */
+  hasConnectionAway(userId: string, cid: string): boolean {
+    const connections = this.byUser.get(userId);
+    if (!connections) return false;
+    const watching = this.usersByChannel.get(cid)?.get(userId);
+    // Anonymous connections are not counted per channel: look at each of them.
+    if (watching === undefined || connections.values().next().value?.anonymous) return [...connections].some((c) => !c.watching.has(cid));
+    return connections.size > watching;
+  }
+
+  /** How many distinct signed-in users watch the channel (an event's `watcher_count`). */
+  watcherCount(cid: string): number {
+    return this.usersByChannel.get(cid)?.size ?? 0;
+  }
+
+  private countUser(cid: string, connection: Connection, by: 1 | -1) {
+    if (connection.anonymous) return;
+    let users = this.usersByChannel.get(cid);
+    if (!users) this.usersByChannel.set(cid, (users = new Map()));
+    const count = (users.get(connection.userId) ?? 0) + by;
+    if (count > 0) users.set(connection.userId, count);
+    else users.delete(connection.userId);
+    if (users.size === 0) this.usersByChannel.delete(cid);
   }
 
   isUserWatching(userId: string, cid: string): boolean {

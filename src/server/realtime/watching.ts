@@ -44,7 +44,7 @@ function announce(
     channel_type: channelType,
     channel_id: channelId,
     user: new Presenter(ctx).user(userId),
-    watcher_count: ctx.hub.registry.watcherUserIds(cid).length,
+    watcher_count: ctx.hub.registry.watcherCount(cid),
     created_at: new Date().toISOString(),
   });
 }

@@ -52,6 +52,9 @@ export function createReactionStore(db: Db) {
      VALUES (@messageId, @userId, @type, @score, @custom, @now, @now)
      ON CONFLICT (message_id, user_id, type) DO UPDATE SET score = @score, custom = @custom, updated_at = @now`,
   );
+  const ofUsers = db.prepare<[string, string], ReactionRow>(
+    'SELECT * FROM reactions WHERE message_id = ? AND user_id IN (SELECT value FROM json_each(?)) ORDER BY created_at',
+  );
   const one = db.prepare<[string, string, string], ReactionRow>(
     'SELECT * FROM reactions WHERE message_id = ? AND user_id = ? AND type = ?',
   );
@@ -111,6 +114,12 @@ export function createReactionStore(db: Db) {
            ORDER BY created_at`,
         )
         .all(...messageIds, userId);
+    },
+
+    /** The reactions each of `userIds` left on one message (a fan-out's receivers, in one query). */
+    ofUsers(messageId: string, userIds: string[]): ReactionRow[] {
+      if (!userIds.length) return [];
+      return ofUsers.all(messageId, JSON.stringify(userIds));
     },
 
     /** queryReactions: a filtered, sorted page of one message's reactions. */

@@ -29,6 +29,9 @@ const SCHEMA: FilterSchema = {
 };
 
 export function createReminderStore(db: Db) {
+  const ofUsers = db.prepare<[string, string], ReminderRow>(
+    'SELECT * FROM reminders WHERE message_id = ? AND user_id IN (SELECT value FROM json_each(?))',
+  );
   const insert = db.prepare(
     `INSERT INTO reminders (user_id, message_id, cid, remind_at, created_at, updated_at)
      VALUES (@userId, @messageId, @cid, @remindAt, @now, @now)`,
@@ -68,6 +71,8 @@ export function createReminderStore(db: Db) {
         )
         .all(userId, ...messageIds);
     },
+    /** Each of `userIds`' reminder on one message (a fan-out's receivers, in one query). */
+    ofUsers: (messageId: string, userIds: string[]): ReminderRow[] => (userIds.length ? ofUsers.all(messageId, JSON.stringify(userIds)) : []),
     nextDue: () => nextDue.get()?.at ?? null,
     /** Pending reminders due by `now`, marked as notified. */
     takeDue(now: string): ReminderRow[] {
