@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type ClipboardEvent, type KeyboardEvent, type RefObject } from 'react';
 import type { AttachmentManagerState, MessageComposer, MessageComposerConfig, MessageComposerState, TextComposerState } from 'stream-chat';
 import type { SendResult } from '../../session/channel-handle';
 import { useStateStore } from '../../session/use-state-store';
@@ -15,10 +15,62 @@ import { PollForm } from './poll-form';
 import { SuggestionList } from './suggestion-list';
 import { useSuggestions } from './use-suggestions';
 
-const selectText = (state: TextComposerState) => ({ text: state.text, command: state.command });
+const selectText = (state: TextComposerState) => ({ text: state.text });
+const selectCommand = (state: TextComposerState) => ({ command: state.command });
 const selectLimit = (config: MessageComposerConfig) => ({ max: config.text.maxLengthOnSend });
 // The counter appears when this few characters are left.
 const COUNTER_FROM_REMAINING = 200;
+
+/**
+ * The text and how it stands against the channel's limit. Only the parts drawn from the text
+ * read it, so a keystroke re-renders the box alone and not the rest of the composer (its menu,
+ * previews, suggestion list, notifications).
+ */
+function useText(composer: MessageComposer) {
+  const { text } = useStateStore(composer.textComposer.state, selectText);
+  const { max } = useStateStore(composer.configState, selectLimit);
+  const remaining = typeof max === 'number' ? max - text.length : null;
+  return { text, max, remaining, tooLong: remaining !== null && remaining < 0 };
+}
+
+/**
+ * `derive(composer)`, computed afresh on every render, and a re-render when a change of the
+ * text or of the limit changes its value: the send button and the counter follow what they
+ * show (sendable or not, characters left near the limit), not every keystroke.
+ */
+function useFromText<T>(composer: MessageComposer, derive: (composer: MessageComposer) => T): T {
+  const [, setSeen] = useState<T>(() => derive(composer));
+  useEffect(() => {
+    const update = () => setSeen(derive(composer));
+    const unsubscribeText = composer.textComposer.state.subscribe(update);
+    const unsubscribeConfig = composer.configState.subscribe(update);
+    return () => {
+      unsubscribeText();
+      unsubscribeConfig();
+    };
+  }, [composer, derive]);
+  return derive(composer);
+}
+
+/** Characters left (negative: over), or null with no limit. */
+function remainingOf(composer: MessageComposer): number | null {
+  const max = composer.configState.getLatestValue().text.maxLengthOnSend;
+  return typeof max === 'number' ? max - composer.textComposer.text.length : null;
+}
+
+// Uploads in flight still allow a try: the SDK then answers 'Wait until all attachments have uploaded'.
+const sendableOf = (composer: MessageComposer) =>
+  !isTooLong(composer) && (composer.hasSendableData || composer.attachmentManager.uploadsInProgressCount > 0);
+const counterOf = (composer: MessageComposer) => {
+  const remaining = remainingOf(composer);
+  return remaining !== null && remaining <= COUNTER_FROM_REMAINING ? remaining : null;
+};
+
+/** Whether the text is over the limit now (for a key handler, outside rendering). */
+function isTooLong(composer: MessageComposer): boolean {
+  const remaining = remainingOf(composer);
+  return remaining !== null && remaining < 0;
+}
 
 const selectComposer = (state: MessageComposerState) => ({
   quoted: state.quotedMessage,
@@ -45,7 +97,7 @@ interface ComposerProps {
  * state and forwards input. Enter sends, Shift+Enter adds a line, Esc cancels an edit.
  */
 export function Composer({ composer, disabled, send, onSendResult, inThread = false, autoFocus = false }: ComposerProps) {
-  const { text, command } = useStateStore(composer.textComposer.state, selectText);
+  const { command } = useStateStore(composer.textComposer.state, selectCommand);
   const { quoted, editing, showReplyInChannel } = useStateStore(composer.state, selectComposer);
   // Read for what they change in the SDK's sendability (hasSendableData), below.
   useStateStore(composer.attachmentManager.state, selectAttachments);
@@ -53,15 +105,10 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
   const t = useT();
   const form = useRef<HTMLFormElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
-  const { max } = useStateStore(composer.configState, selectLimit);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const listId = useId();
   const suggestions = useSuggestions(composer.textComposer);
-  const remaining = typeof max === 'number' ? max - text.length : null;
-  const tooLong = remaining !== null && remaining < 0;
   const { attachmentManager } = composer;
-  // Uploads in flight still allow a try: the SDK then answers 'Wait until all attachments have uploaded'.
-  const canSend = !disabled && !tooLong && (composer.hasSendableData || attachmentManager.uploadsInProgressCount > 0);
   const capabilities = (composer.channel.data?.own_capabilities as string[] | undefined) ?? [];
   // Polls and locations are whole messages of their own: never in a thread or an edit.
   const standalone = !inThread && !editing;
@@ -127,7 +174,7 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
     // While an input method is composing (CJK), Enter confirms the candidate, not the message.
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
     event.preventDefault();
-    if (!tooLong) void submit();
+    if (!isTooLong(composer)) void submit();
   };
 
   return (
@@ -196,40 +243,21 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
               </button>
             </span>
           )}
-          <textarea
-            ref={textarea}
-            className="composer-input"
-            dir="auto"
-            part="composer-input"
-            rows={1}
+          <ComposerInput
+            composer={composer}
+            textarea={textarea}
             placeholder={command ? command.args || command.description || '' : t(inThread ? 'composer.placeholderThread' : 'composer.placeholder')}
-            aria-label={t(inThread ? 'composer.labelThread' : 'composer.label')}
-            value={text}
+            label={t(inThread ? 'composer.labelThread' : 'composer.label')}
             disabled={disabled}
-            role="combobox"
-            aria-autocomplete="list"
-            aria-expanded={Boolean(suggestions.active)}
-            aria-controls={suggestions.active ? listId : undefined}
-            aria-activedescendant={suggestions.activeOptionId(listId)}
-            aria-invalid={tooLong}
-            onChange={(event) =>
-              void composer.textComposer.handleChange({
-                text: event.currentTarget.value,
-                selection: { start: event.currentTarget.selectionStart, end: event.currentTarget.selectionEnd },
-              })
-            }
+            expanded={Boolean(suggestions.active)}
+            controls={suggestions.active ? listId : undefined}
+            activeDescendant={suggestions.activeOptionId(listId)}
             onKeyDown={onKeyDown}
             onPaste={onPaste}
           />
-          <button type="submit" className="send-button" part="send-button" aria-label={t(editing ? 'composer.save' : 'composer.send')} disabled={!canSend}>
-            <SendIcon />
-          </button>
+          <SendButton composer={composer} disabled={disabled} label={t(editing ? 'composer.save' : 'composer.send')} />
         </div>
-        {remaining !== null && remaining <= COUNTER_FROM_REMAINING && (
-          <p className={`char-counter${tooLong ? ' over' : ''}`} part="char-counter" aria-live="polite">
-            {tooLong ? t('composer.charactersOver', { count: -remaining, max: max ?? 0 }) : t('composer.charactersLeft', { count: remaining })}
-          </p>
-        )}
+        <CharCounter composer={composer} />
         {inThread && (
           <label className="reply-in-channel">
             <input type="checkbox" checked={showReplyInChannel} onChange={() => composer.toggleShowReplyInChannel()} /> {t('composer.alsoChannel')}
@@ -237,5 +265,74 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
         )}
       </form>
     </>
+  );
+}
+
+interface ComposerInputProps {
+  composer: MessageComposer;
+  textarea: RefObject<HTMLTextAreaElement | null>;
+  placeholder: string;
+  label: string;
+  disabled: boolean;
+  expanded: boolean;
+  controls: string | undefined;
+  activeDescendant: string | undefined;
+  onKeyDown: (event: KeyboardEvent<HTMLTextAreaElement>) => void;
+  onPaste: (event: ClipboardEvent<HTMLTextAreaElement>) => void;
+}
+
+/** The text box: a combobox over the suggestion list while one is open. */
+function ComposerInput({ composer, textarea, placeholder, label, disabled, expanded, controls, activeDescendant, onKeyDown, onPaste }: ComposerInputProps) {
+  const { text, tooLong } = useText(composer);
+  return (
+    <textarea
+      ref={textarea}
+      className="composer-input"
+      dir="auto"
+      part="composer-input"
+      rows={1}
+      placeholder={placeholder}
+      aria-label={label}
+      value={text}
+      disabled={disabled}
+      role="combobox"
+      aria-autocomplete="list"
+      aria-expanded={expanded}
+      aria-controls={controls}
+      aria-activedescendant={activeDescendant}
+      aria-invalid={tooLong}
+      onChange={(event) =>
+        void composer.textComposer.handleChange({
+          text: event.currentTarget.value,
+          selection: { start: event.currentTarget.selectionStart, end: event.currentTarget.selectionEnd },
+        })
+      }
+      onKeyDown={onKeyDown}
+      onPaste={onPaste}
+    />
+  );
+}
+
+/** Enabled when the SDK finds the message sendable (re-rendered with the composer for attachments, polls, quotes). */
+function SendButton({ composer, disabled, label }: { composer: MessageComposer; disabled: boolean; label: string }) {
+  const sendable = useFromText(composer, sendableOf);
+  const canSend = !disabled && sendable;
+  return (
+    <button type="submit" className="send-button" part="send-button" aria-label={label} disabled={!canSend}>
+      <SendIcon />
+    </button>
+  );
+}
+
+function CharCounter({ composer }: { composer: MessageComposer }) {
+  const remaining = useFromText(composer, counterOf);
+  const t = useT();
+  if (remaining === null) return null;
+  const tooLong = remaining < 0;
+  const max = composer.configState.getLatestValue().text.maxLengthOnSend;
+  return (
+    <p className={`char-counter${tooLong ? ' over' : ''}`} part="char-counter" aria-live="polite">
+      {tooLong ? t('composer.charactersOver', { count: -remaining, max: max ?? 0 }) : t('composer.charactersLeft', { count: remaining })}
+    </p>
   );
 }

@@ -1,4 +1,4 @@
-import { memo, useEffect, useState } from 'react';
+import { memo } from 'react';
 import type { CommandSuggestion, SearchSourceState, StateStore, TextComposer, TextComposerState, TextComposerSuggestion, UserSuggestion } from 'stream-chat';
 import { useStateStore } from '../../session/use-state-store';
 import type { ActiveSuggestions } from './use-suggestions';
@@ -15,32 +15,6 @@ const selectSource = (state: SearchSourceState): Listed => ({
   error: state.lastQueryError,
 });
 const selectQuery = (state: TextComposerState) => ({ query: state.suggestions?.query ?? '' });
-
-/**
- * The search source's state as the list shows it. A new query empties the SDK's items until
- * its answer comes back; when that answer lands before the next frame (a fast backend), the
- * empty "Searching…" state would never be painted, yet unmounting the rows for it and making
- * them again costs the keystroke most of its DOM work. So only the move into "Searching…"
- * waits for the next animation frame, and a newer state (the answer) replaces it before then:
- * what is painted is what the source holds at that frame, as before.
- */
-function useListed(store: StateStore<SearchSourceState>): Listed {
-  const [read, setRead] = useState(() => ({ store, listed: selectSource(store.getLatestValue()) }));
-  useEffect(() => {
-    let frame = 0;
-    const unsubscribe = store.subscribeWithSelector(selectSource, (listed) => {
-      cancelAnimationFrame(frame);
-      const show = () => setRead({ store, listed });
-      if (listed.searching) frame = requestAnimationFrame(show);
-      else show();
-    });
-    return () => {
-      cancelAnimationFrame(frame);
-      unsubscribe();
-    };
-  }, [store]);
-  return read.store === store ? read.listed : selectSource(store.getLatestValue());
-}
 
 function isCommand(item: TextComposerSuggestion): item is CommandSuggestion {
   return typeof (item as CommandSuggestion).name === 'string' && 'args' in item;
@@ -78,7 +52,7 @@ function NoMatches({ textComposer, commands }: { textComposer: TextComposer; com
 
 /** The `@` mention or `/` command list the SDK's text composer is searching for. */
 export const SuggestionList = memo(function SuggestionList({ active, listId }: { active: ActiveSuggestions; listId: string }) {
-  const { items = [], searching, error } = useListed(active.searchSource.state as StateStore<SearchSourceState>);
+  const { items = [], searching, error } = useStateStore(active.searchSource.state as StateStore<SearchSourceState>, selectSource);
   const t = useT();
   const commands = active.trigger === '/';
   return (

@@ -3,7 +3,10 @@ import type { SearchSourceState, Suggestions, TextComposer, TextComposerState, T
 import { StateStore } from 'stream-chat';
 import { useStateStore } from '../../session/use-state-store';
 
-const selectSuggestions = (state: TextComposerState) => ({ suggestions: state.suggestions });
+// The search source and trigger, not the SDK's `suggestions` object, which is new on every
+// keystroke (its query changes): typing in an open list re-renders neither composer nor list.
+const selectSource = (state: TextComposerState) => ({ searchSource: state.suggestions?.searchSource, trigger: state.suggestions?.trigger });
+const selectQuery = (state: TextComposerState) => ({ query: state.suggestions?.query, trigger: state.suggestions?.trigger });
 // Only the number of items: the composer need not re-render for each new page of results.
 const selectCount = (state: SearchSourceState) => ({ count: state.items?.length ?? 0 });
 const NO_SOURCE = new StateStore<SearchSourceState>({ hasNext: false, isActive: false, isLoading: false, items: undefined, searchQuery: '' });
@@ -24,17 +27,16 @@ export interface ActiveSuggestions {
  * What to suggest, and what choosing does to the text, is the text composer's own logic.
  */
 export function useSuggestions(textComposer: TextComposer) {
-  const { suggestions } = useStateStore(textComposer.state, selectSuggestions);
-  const { count } = useStateStore(suggestions?.searchSource.state ?? NO_SOURCE, selectCount);
+  const { searchSource, trigger } = useStateStore(textComposer.state, selectSource);
+  const { count } = useStateStore(searchSource?.state ?? NO_SOURCE, selectCount);
   const [index, setIndex] = useState(0);
-  useEffect(() => setIndex(0), [suggestions?.query, suggestions?.trigger]);
+  // A new query starts again at the first row. Followed on the store rather than through a
+  // render and an effect: a keystroke that changes only the query schedules no render at all.
+  useEffect(() => textComposer.state.subscribeWithSelector(selectQuery, () => setIndex(0)), [textComposer]);
 
   const choose = useCallback((item: TextComposerSuggestion) => void textComposer.handleSelect(item), [textComposer]);
-  // The SDK makes a new `suggestions` object for every keystroke (its query changes), but the
-  // search source and the trigger stay: the list, which renders the source's state, is kept
-  // while they and the highlighted row stay, so typing alone does not re-render it.
-  const searchSource = suggestions?.searchSource;
-  const trigger = suggestions?.trigger;
+  // Kept while the source, the trigger and the highlighted row stay, so the list, which
+  // renders the source's state, is not re-rendered by typing.
   const active = useMemo<ActiveSuggestions | null>(
     () => (searchSource && trigger !== undefined ? { searchSource, trigger, textComposer, index, setIndex, choose } : null),
     [searchSource, trigger, textComposer, index, choose],
@@ -42,7 +44,7 @@ export function useSuggestions(textComposer: TextComposer) {
 
   /** Handles the key if the list is open; returns whether it did. */
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): boolean => {
-    if (!suggestions) return false;
+    if (!searchSource) return false;
     if (event.key === 'Escape') {
       textComposer.closeSuggestions();
     } else if (count === 0) {
@@ -52,7 +54,7 @@ export function useSuggestions(textComposer: TextComposer) {
     } else if (event.key === 'ArrowUp') {
       setIndex((index - 1 + count) % count);
     } else if ((event.key === 'Enter' && !event.shiftKey) || event.key === 'Tab') {
-      const items = suggestions.searchSource.items ?? [];
+      const items = (searchSource.items ?? []) as TextComposerSuggestion[];
       const item = items[Math.min(index, items.length - 1)];
       if (item) choose(item);
     } else {
@@ -63,5 +65,5 @@ export function useSuggestions(textComposer: TextComposer) {
     return true;
   };
 
-  return { active, onKeyDown, activeOptionId: (listId: string) => (suggestions && count ? `${listId}-${index}` : undefined) };
+  return { active, onKeyDown, activeOptionId: (listId: string) => (searchSource && count ? `${listId}-${index}` : undefined) };
 }
