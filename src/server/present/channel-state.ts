@@ -13,6 +13,13 @@ import type { Presenter } from './presenter';
 import type { ChannelRow } from '../store/channels';
 import type { PageOptions } from '../store/messages';
 
+/**
+ * Read states a channel response carries at most (besides the viewer's own): as many as the
+ * members it lists by default. A room of thousands answers a watch with these, not with every
+ * member's (1.3 MB for 5,000 members).
+ */
+export const READ_STATES = 100;
+
 export type StateOptions = {
   /** false: only the channel, with empty lists. */
   state: boolean;
@@ -36,9 +43,9 @@ export function channelState(
   const viewer = presenter.forViewer(actor.id);
   // The viewer's draft of the channel's own composer (thread drafts come with their threads).
   const draftRow = options.state && actor.id !== null ? store.drafts.get(actor.id, row.cid, '') : undefined;
-  const readRows = options.state && access.type.config.read_events ? store.reads.forChannel(row.cid) : [];
-  const watcherIds = hub.registry.watcherUserIds(row.cid);
-  const listedWatchers = watcherIds.slice(options.watchers.offset, options.watchers.offset + options.watchers.limit);
+  // Bounded whatever the room's size: the most recent readers and the viewer, a page of watchers.
+  const readRows = options.state && access.type.config.read_events ? store.reads.recent(row.cid, actor.id, READ_STATES) : [];
+  const listedWatchers = hub.registry.watcherPage(row.cid, options.watchers.offset, options.watchers.limit);
   presenter.preloadUsers([
     ...memberRows.map((m) => m.user_id),
     ...readRows.map((r) => r.user_id),
@@ -53,7 +60,7 @@ export function channelState(
     membership: access.member ? presenter.member(access.member) : null,
     read: readRows.map((r) => presenter.read(r)),
     watchers: listedWatchers.map((id) => presenter.user(id)),
-    watcher_count: watcherIds.length,
+    watcher_count: hub.registry.watcherCount(row.cid),
     hidden: access.member?.hidden === 1,
     ...(draftRow ? { draft: presentDraft(ctx, viewer, draftRow) } : {}),
     // The viewer's own pending messages, with their metadata (nobody else's, ever).

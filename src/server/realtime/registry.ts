@@ -97,6 +97,19 @@ export class ConnectionRegistry {
     return [...(this.usersByChannel.get(cid)?.keys() ?? [])];
   }
 
+  /** Up to `limit` of the channel's watching users after skipping `offset`, without listing them all. */
+  watcherPage(cid: string, offset: number, limit: number): string[] {
+    const page: string[] = [];
+    if (limit <= 0) return page;
+    let skipped = 0;
+    for (const userId of this.usersByChannel.get(cid)?.keys() ?? []) {
+      if (skipped++ < offset) continue;
+      page.push(userId);
+      if (page.length >= limit) break;
+    }
+    return page;
+  }
+
   /** Whether some connection of the user does not watch the channel (it gets notification.* events instead). */
   hasConnectionAway(userId: string, cid: string): boolean {
     const connections = this.byUser.get(userId);

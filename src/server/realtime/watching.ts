@@ -1,6 +1,7 @@
 // Watching a channel means receiving its events. user.watching.start/stop are announced per
 // user (the SDK keys watchers by user id): start on the user's first watching connection, stop
-// when the last one stops watching or closes.
+// when the last one stops watching or closes; coalesced in big rooms, and not at all for channel
+// types without connect events.
 import type { ServerContext } from '../http/context';
 import { Presenter } from '../present/presenter';
 import { userDisconnected } from './presence';
@@ -31,12 +32,41 @@ export function dropConnection(ctx: ServerContext, connectionId: string): void {
   userDisconnected(ctx, connection);
 }
 
-function announce(
-  ctx: ServerContext,
-  cid: string,
-  type: 'user.watching.start' | 'user.watching.stop',
-  userId: string,
-): void {
+/** Rooms watched by more users than this hear watching changes coalesced. */
+export const BIG_ROOM_WATCHERS = 100;
+/** A big room hears at most one watching event per channel in this time. */
+export const WATCHING_COALESCE_MS = 1000;
+
+type WatchingChange = { type: 'user.watching.start' | 'user.watching.stop'; userId: string };
+/** Per server, each big room's latest change not yet announced. */
+const unannounced = new WeakMap<ServerContext, Map<string, WatchingChange>>();
+
+/**
+ * user.watching.start/stop to the channel's watchers, if its type has connect events. In a big
+ * room a join would otherwise cost a frame to every watcher, so a storm of N joins N² frames:
+ * there, the changes of a second are coalesced into one event with the latest user and the
+ * current watcher_count (the SDK takes the count from it; the list of watchers is a page anyway).
+ */
+function announce(ctx: ServerContext, cid: string, type: WatchingChange['type'], userId: string): void {
+  const [channelType = ''] = splitCid(cid);
+  if (ctx.store.channelTypes.get(channelType)?.config.connect_events === false) return;
+  let pending = unannounced.get(ctx);
+  if (!pending) unannounced.set(ctx, (pending = new Map()));
+  if (!pending.has(cid) && ctx.hub.registry.watcherCount(cid) <= BIG_ROOM_WATCHERS) {
+    send(ctx, cid, { type, userId });
+    return;
+  }
+  const waiting = pending.has(cid);
+  pending.set(cid, { type, userId });
+  if (waiting) return;
+  ctx.timers.at(`watching:${cid}`, Date.now() + WATCHING_COALESCE_MS, () => {
+    const latest = pending.get(cid);
+    pending.delete(cid);
+    if (latest && !ctx.hub.closing) send(ctx, cid, latest);
+  });
+}
+
+function send(ctx: ServerContext, cid: string, { type, userId }: WatchingChange): void {
   const [channelType = '', channelId = ''] = splitCid(cid);
   ctx.hub.toChannel(cid, {
     type,

@@ -619,6 +619,11 @@ export const migrations: Migration[] = [
       CREATE INDEX imports_created ON imports(created_at);
     `);
   },
+  // Big rooms (issue 18, item 2): a channel response carries the most recent readers, found
+  // without reading every member's read state.
+  (db) => {
+    db.exec('CREATE INDEX reads_cid_last_read ON reads(cid, last_read)');
+  },
 ];
 
 export function migrate(db: Database): void {

@@ -23,6 +23,7 @@ export function createReadStore(db: Db) {
     'INSERT OR IGNORE INTO reads (cid, user_id, last_read, unread_messages) VALUES (?, ?, ?, 0)',
   );
   const forChannel = db.prepare<[string], ReadRow>('SELECT * FROM reads WHERE cid = ? ORDER BY user_id');
+  const recentReaders = db.prepare<[string, number], ReadRow>('SELECT * FROM reads WHERE cid = ? ORDER BY last_read DESC LIMIT ?');
   const forMember = db.prepare<[string, string], ReadRow>('SELECT * FROM reads WHERE cid = ? AND user_id = ?');
   const markRead = db.prepare(
     `UPDATE reads SET last_read = ?, last_read_message_id = ?, unread_messages = 0
@@ -50,6 +51,16 @@ export function createReadStore(db: Db) {
       for (const userId of userIds) insert.run(cid, userId, at);
     },
     forChannel: (cid: string) => forChannel.all(cid),
+    /**
+     * What a channel response carries: the `limit` members who read most recently (those a
+     * "seen by" can name) and the viewer's own, however many members the channel has.
+     */
+    recent(cid: string, viewerId: string | null, limit: number): ReadRow[] {
+      const rows = recentReaders.all(cid, limit);
+      if (viewerId === null || rows.some((row) => row.user_id === viewerId)) return rows;
+      const own = forMember.get(cid, viewerId);
+      return own ? [own, ...rows] : rows;
+    },
     get: (cid: string, userId: string) => forMember.get(cid, userId),
     markRead: (cid: string, userId: string, at: string, lastReadMessageId: string | null) =>
       void markRead.run(at, lastReadMessageId, cid, userId),
