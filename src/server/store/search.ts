@@ -145,10 +145,8 @@ export function createSearchStore(db: Db) {
     const key = rankingKey(query);
     let channelMap: SeqMap | null | undefined = channels ?? undefined;
 
-    /** The best `take` (all: -1), from the kept ranking when it holds them; null when the channels no longer fit a map. */
+    /** The best `take` (all: -1), kept for the next page; null when the channels no longer fit a map. */
     const rank = (take: number): Ranking | null => {
-      const kept = keptRanking(query);
-      if (kept && (kept.complete || (take >= 0 && kept.seqs.length >= take))) return kept;
       channelMap ??= seqMap(cids);
       if (channelMap === null) return null;
       const seqs = best.all(query.match, channelMap, ...query.order.params, take) as number[];
@@ -159,8 +157,10 @@ export function createSearchStore(db: Db) {
       return made;
     };
 
+    // A page after the first starts from the kept ranking, however long; it is made again in
+    // full only if the page runs past it.
     const first = Math.max(4 * wanted, 64);
-    let ranking = rank(first);
+    let ranking = keptRanking(query) ?? rank(first);
     const passed: MessageRow[] = [];
     let checked = 0;
     for (let chunk = first; ranking !== null; chunk *= 16) {
