@@ -50,7 +50,7 @@ const BUDGET_P99_AT_1000_MS = 15;
 const signer = new StreamChat(API_KEY, API_SECRET);
 
 /** The backend child process. */
-class ServerProcess {
+export class ServerProcess {
   private constructor(
     private readonly child: ChildProcess,
     readonly url: string,
@@ -84,6 +84,28 @@ class ServerProcess {
     });
   }
 
+  /** The backend's resident set size now, bytes (fanout-server.ts answers `rss`). */
+  rssBytes(): Promise<number> {
+    return this.ask('rss');
+  }
+
+  private ask(type: string): Promise<number> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.child.off('message', onMessage);
+        resolve(Number.NaN);
+      }, 5_000);
+      const onMessage = (message: { type: string; value?: number }) => {
+        if (message.type !== type) return;
+        clearTimeout(timer);
+        this.child.off('message', onMessage);
+        resolve(message.value ?? Number.NaN);
+      };
+      this.child.on('message', onMessage);
+      this.child.send({ type });
+    });
+  }
+
   /** The floor's frame: `placeholder` is replaced by each message's id. */
   setFrame(template: string, placeholder: string): Promise<void> {
     return new Promise((resolve) => {
@@ -111,7 +133,7 @@ class ServerProcess {
 }
 
 /** Every message in flight: when it was sent and how many watchers still wait for it. */
-class Deliveries {
+export class Deliveries {
   private pending = new Map<string, { sentAt: number; remaining: number; done: () => void }>();
   latencies: number[] = [];
   recording = false;
@@ -165,7 +187,7 @@ function countMessages(socket: WebSocket, deliveries: { current: Deliveries | un
 }
 
 /** A watcher: a raw socket after the SDK's handshake. Resolves with its connection_id. */
-function connectWatcher(wsBase: string, userId: string, deliveries: { current: Deliveries | undefined }): Promise<{ socket: WebSocket; connectionId: string }> {
+export function connectWatcher(wsBase: string, userId: string, deliveries: { current: Deliveries | undefined }): Promise<{ socket: WebSocket; connectionId: string }> {
   const json = JSON.stringify({ user_id: userId, user_details: { id: userId, name: `Watcher ${userId}` } });
   const token = signer.createToken(userId);
   const url = `${wsBase}/connect?json=${encodeURIComponent(json)}&api_key=${API_KEY}&authorization=${token}&stream-auth-type=jwt`;
@@ -197,7 +219,7 @@ function connectBare(wsBase: string, deliveries: { current: Deliveries | undefin
 }
 
 /** Runs `task` for every item, at most `limit` at a time. */
-async function pool<T>(items: T[], limit: number, task: (item: T) => Promise<void>) {
+export async function pool<T>(items: T[], limit: number, task: (item: T) => Promise<void>) {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(limit, items.length) }, async () => {
@@ -206,7 +228,7 @@ async function pool<T>(items: T[], limit: number, task: (item: T) => Promise<voi
   );
 }
 
-async function api(base: string, path: string, userId: string, body: unknown, connectionId?: string) {
+export async function api(base: string, path: string, userId: string, body: unknown, connectionId?: string) {
   const query = new URLSearchParams({ api_key: API_KEY, user_id: userId, ...(connectionId ? { connection_id: connectionId } : {}) });
   const response = await fetch(`${base}${path}?${query}`, {
     method: 'POST',

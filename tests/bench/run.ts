@@ -8,6 +8,7 @@ import composerKeystroke from './composer-keystroke';
 import fanout from './fanout';
 import hostPage from './host-page';
 import idAround from './id-around';
+import joinStorm from './join-storm';
 import longPoll from './long-poll';
 import search from './search';
 import memory from './memory';
@@ -22,6 +23,8 @@ const benches: Array<[string, () => Promise<BenchRow[]>, number?]> = [
   ['open to first message', openToMessage],
   ['backend message latency', messageLatency],
   ['backend fan-out', fanout],
+  // Big rooms (issue 18): N sockets joining one N-member channel at once.
+  ['join storm', joinStorm],
   // Long-poll delivery beside the WebSocket's at 100 clients (issue 12).
   ['long-poll', longPoll],
   ['memory', memory],

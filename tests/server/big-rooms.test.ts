@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_LIMITS } from '../../src/server/limits';
 import { READ_STATES } from '../../src/server/present/channel-state';
-import { BIG_ROOM_WATCHERS, WATCHING_COALESCE_MS } from '../../src/server/realtime/watching';
+import { BIG_ROOM_WATCHERS, WATCHING_COALESCE_MS } from '../../src/server/realtime/big-room';
 import { startHarness, type Harness } from './helpers';
 import { rawSocket, type RawSocket } from './raw-socket';
 
@@ -72,6 +72,24 @@ describe('a channel of many members', () => {
     });
     expect(state.body.watcher_count).toBe(ROOM);
     expect(state.body.watchers.length).toBeLessThanOrEqual(100);
+  });
+
+  it('tells a big room of a member going offline only through the coalesced watching event, not presence to every watcher', async () => {
+    // A watcher that did not ask for presence (the raw sockets above did, for the members listed).
+    const quiet = await rawSocket(harness, 'member3');
+    sockets.push(quiet);
+    const watched = await harness.request('/channels/messaging/big/query', {
+      token: harness.token('member3'),
+      userId: 'member3',
+      query: { connection_id: quiet.connectionId },
+      body: { watch: true, state: true },
+    });
+    expect(watched.status).toBe(200);
+    const leaving = sockets[5]!;
+    leaving.ws.terminate();
+    const stopped = await quiet.next('user.watching.stop', (f) => f.user.id === leaving.userId, WATCHING_COALESCE_MS * 3);
+    expect(stopped.watcher_count).toBe(ROOM - 1);
+    expect(quiet.frames.filter((f) => f.type === 'user.presence.changed')).toEqual([]);
   });
 
   it('sends no watching events for a type without connect events', async () => {

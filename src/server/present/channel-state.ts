@@ -46,8 +46,8 @@ export function channelState(
   // Bounded whatever the room's size: the most recent readers and the viewer, a page of watchers.
   const readRows = options.state && access.type.config.read_events ? store.reads.recent(row.cid, actor.id, READ_STATES) : [];
   const listedWatchers = hub.registry.watcherPage(row.cid, options.watchers.offset, options.watchers.limit);
+  presenter.preloadMembers(access.member ? [...memberRows, access.member] : memberRows);
   presenter.preloadUsers([
-    ...memberRows.map((m) => m.user_id),
     ...readRows.map((r) => r.user_id),
     ...listedWatchers,
     ...(row.created_by_id ? [row.created_by_id] : []),

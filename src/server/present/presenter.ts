@@ -15,6 +15,7 @@ import type { ServerContext } from '../http/context';
 import { messageExtras } from './message-extras';
 import { activeMutes } from './own-user';
 import { presentDevice, presentPushPreferences } from './push';
+import type { BanRow } from '../store/bans';
 import type { MemberRow } from '../store/channels';
 import type { MessageRow } from '../store/messages';
 import type { ReadRow } from '../store/reads';
@@ -111,10 +112,25 @@ export class Presenter extends UserPresenter {
     };
   }
 
+  /** Channel bans looked up ahead for a page of members (`cid user` → the ban in force, or null). */
+  private readonly memberBans = new Map<string, BanRow | null>();
+
+  /** Loads the channel bans of a page of members in one query, for member() to present them. */
+  preloadMembers(rows: MemberRow[]): void {
+    const byChannel = new Map<string, string[]>();
+    for (const row of rows) byChannel.set(row.cid, [...(byChannel.get(row.cid) ?? []), row.user_id]);
+    for (const [cid, userIds] of byChannel) {
+      const bans = this.ctx.store.bans.inChannelOf(cid, userIds);
+      for (const userId of userIds) this.memberBans.set(`${cid} ${userId}`, bans.get(userId) ?? null);
+    }
+    this.preloadUsers(rows.map((row) => row.user_id));
+  }
+
   member(row: MemberRow): ChannelMemberResponse {
     // The channel's own ban (an app-wide ban shows on the user). A shadow ban is never shown to
     // the chat: query_banned_users tells the site's server and moderators about it.
-    const ban = this.ctx.store.bans.inChannel(row.cid, row.user_id);
+    const preloaded = this.memberBans.get(`${row.cid} ${row.user_id}`);
+    const ban = preloaded === undefined ? this.ctx.store.bans.inChannel(row.cid, row.user_id) : (preloaded ?? undefined);
     return {
       user_id: row.user_id,
       user: this.user(row.user_id),

@@ -21,14 +21,15 @@ export class UserPresenter {
     return this.commandList;
   }
 
-  /** Loads, in one query, every user not cached yet. */
+  /** Loads, in one query (and one for their bans), every user not cached yet. */
   preloadUsers(ids: Iterable<string>): void {
     const missing = [...new Set(ids)].filter((id) => !this.users.has(id));
     if (!missing.length) return;
     const rows = this.ctx.store.users.getMany(missing);
+    const bans = this.ctx.store.bans.globalOf(missing);
     for (const id of missing) {
       const row = rows.get(id);
-      this.users.set(id, row ? this.fromRow(row) : { id });
+      this.users.set(id, row ? userResponse(row, this.ctx.hub.registry.isOnline(id), bans.get(id)?.shadow === 0) : { id });
     }
   }
 

@@ -13,6 +13,8 @@ import type { ServerContext } from '../http/context';
 import type { Connection } from './registry';
 import { dropConnection } from './watching';
 
+const TEXT = { binary: false };
+
 export function socketConnection(
   ctx: ServerContext,
   ws: WebSocket,
@@ -31,7 +33,7 @@ export function socketConnection(
       // Frames go out as buffers (a shared one without a copy per socket): what a socket holds
       // for a slow reader then sits outside the JS heap and is freed with the socket, rather
       // than as strings the heap keeps growing for until a full collection.
-      ws.send(bytes ?? Buffer.from(frame), { binary: false });
+      ws.send(bytes ?? Buffer.from(frame), TEXT);
       ctx.hub.unsent.sent(id, ws.bufferedAmount);
     },
     close: (code, reason) => ws.close(code, reason),

@@ -4,6 +4,7 @@
 // types without connect events.
 import type { ServerContext } from '../http/context';
 import { Presenter } from '../present/presenter';
+import { isBigRoom, WATCHING_COALESCE_MS } from './big-room';
 import { userDisconnected } from './presence';
 import type { Connection } from './registry';
 
@@ -32,11 +33,6 @@ export function dropConnection(ctx: ServerContext, connectionId: string): void {
   userDisconnected(ctx, connection);
 }
 
-/** Rooms watched by more users than this hear watching changes coalesced. */
-export const BIG_ROOM_WATCHERS = 100;
-/** A big room hears at most one watching event per channel in this time. */
-export const WATCHING_COALESCE_MS = 1000;
-
 type WatchingChange = { type: 'user.watching.start' | 'user.watching.stop'; userId: string };
 /** Per server, each big room's latest change not yet announced. */
 const unannounced = new WeakMap<ServerContext, Map<string, WatchingChange>>();
@@ -52,7 +48,7 @@ function announce(ctx: ServerContext, cid: string, type: WatchingChange['type'],
   if (ctx.store.channelTypes.get(channelType)?.config.connect_events === false) return;
   let pending = unannounced.get(ctx);
   if (!pending) unannounced.set(ctx, (pending = new Map()));
-  if (!pending.has(cid) && ctx.hub.registry.watcherCount(cid) <= BIG_ROOM_WATCHERS) {
+  if (!pending.has(cid) && !isBigRoom(ctx.hub.registry, cid)) {
     send(ctx, cid, { type, userId });
     return;
   }

@@ -58,6 +58,13 @@ export function createBanStore(db: Db) {
   const global = db.prepare<[string, string], BanRow>(
     'SELECT NULL AS cid, * FROM global_bans WHERE user_id = ? AND (expires IS NULL OR expires > ?)',
   );
+  // Many users at once, for a response listing a page of them.
+  const inChannelOf = db.prepare<[string, string, string], BanRow>(
+    'SELECT * FROM channel_bans WHERE cid = ? AND user_id IN (SELECT value FROM json_each(?)) AND (expires IS NULL OR expires > ?)',
+  );
+  const globalOf = db.prepare<[string, string], BanRow>(
+    'SELECT NULL AS cid, * FROM global_bans WHERE user_id IN (SELECT value FROM json_each(?)) AND (expires IS NULL OR expires > ?)',
+  );
 
   return {
     ban: (row: BanRow) => void (row.cid === null ? upsertGlobal.run(row) : upsertChannel.run(row)),
@@ -68,6 +75,12 @@ export function createBanStore(db: Db) {
     inChannel: (cid: string, userId: string, now = new Date().toISOString()) => inChannel.get(cid, userId, now),
     /** The app-wide ban in force now, if any. */
     global: (userId: string, now = new Date().toISOString()) => global.get(userId, now),
+    /** The channel bans in force now among `userIds`, by user. */
+    inChannelOf: (cid: string, userIds: string[], now = new Date().toISOString()): Map<string, BanRow> =>
+      new Map(userIds.length ? inChannelOf.all(cid, JSON.stringify(userIds), now).map((row) => [row.user_id, row]) : []),
+    /** The app-wide bans in force now among `userIds`, by user. */
+    globalOf: (userIds: string[], now = new Date().toISOString()): Map<string, BanRow> =>
+      new Map(userIds.length ? globalOf.all(JSON.stringify(userIds), now).map((row) => [row.user_id, row]) : []),
     query({ filter, sort, limit, offset, excludeExpired, now }: BanQuery): BanRow[] {
       const where = filtersToSql(filter, SCHEMA);
       const order = sortToSql(sort, SCHEMA, {

@@ -21,3 +21,24 @@ export function openDatabase(path: string): Db {
 export function nowIso(): string {
   return new Date().toISOString();
 }
+
+/**
+ * Prepared statements for SQL built per call (an `IN (?, ?, …)` list, optional bounds) kept by
+ * their text: compiling one cost more than running it (on a channel's first page, about half the
+ * query time). Bounded: past `max` texts the oldest is dropped. Only for statements used with
+ * get/all/run as they come (no pluck or raw mode, which would stick to the shared statement).
+ */
+export function statementCache(db: Db, max = 256) {
+  const statements = new Map<string, Database.Statement>();
+  return <P extends unknown[] = unknown[], R = unknown>(sql: string): Database.Statement<P, R> => {
+    let statement = statements.get(sql);
+    if (statement) {
+      statements.delete(sql); // most recently used last
+    } else {
+      statement = db.prepare(sql);
+      if (statements.size >= max) statements.delete(statements.keys().next().value as string);
+    }
+    statements.set(sql, statement);
+    return statement as Database.Statement<P, R>;
+  };
+}

@@ -1,7 +1,7 @@
 // Shared locations: one per message. A static location has no end_at; a live one has end_at
 // and can be moved by its owner until then. "Active" is computed from end_at at read time, so
 // a share drops out of the active list the moment it expires, with nothing to clean up.
-import type { Db } from './db';
+import { statementCache, type Db } from './db';
 
 export type LocationRow = {
   message_id: string;
@@ -16,6 +16,7 @@ export type LocationRow = {
 };
 
 export function createLocationStore(db: Db) {
+  const prepared = statementCache(db);
   const insert = db.prepare(
     `INSERT INTO shared_locations (message_id, cid, user_id, created_by_device_id, latitude, longitude, end_at,
        created_at, updated_at)
@@ -37,11 +38,9 @@ export function createLocationStore(db: Db) {
     const unique = [...new Set(messageIds)];
     const found = new Map<string, LocationRow>();
     if (!unique.length) return found;
-    const rows = db
-      .prepare<string[], LocationRow>(
+    const rows = prepared<string[], LocationRow>(
         `SELECT * FROM shared_locations WHERE message_id IN (${unique.map(() => '?').join(',')})`,
-      )
-      .all(...unique);
+    ).all(...unique);
     for (const row of rows) found.set(row.message_id, row);
     return found;
   }

@@ -2,7 +2,7 @@
 // (cid, created_at) index, whose implicit last column is the rowid `seq`; a cursor message is
 // turned into its (created_at, seq) position once and compared against that, so paging stays
 // one range scan on a channel with a million messages.
-import type { Db } from './db';
+import { statementCache, type Db } from './db';
 import { ApiError } from '../http/errors';
 import { visibilityBounds, type Bound, type Visibility } from './visibility';
 
@@ -81,6 +81,7 @@ export type { Bound };
 const IN_CHANNEL = '(parent_id IS NULL OR show_in_channel = 1)';
 
 export function createMessageStore(db: Db) {
+  const prepared = statementCache(db);
   const insert = db.prepare(
     `INSERT INTO messages (id, cid, user_id, type, text, parent_id, show_in_channel, quoted_message_id,
        mentioned_user_ids, attachments, custom, created_at, updated_at, shadowed, moderation, pending)
@@ -129,12 +130,10 @@ export function createMessageStore(db: Db) {
 
   function scan(cid: string, bounds: Bound[], order: 'ASC' | 'DESC', limit: number, offset = 0): MessageRow[] {
     const where = bounds.map((b) => `AND ${b.sql}`).join(' ');
-    return db
-      .prepare(
-        `SELECT * FROM messages WHERE cid = ? AND ${IN_CHANNEL} ${where}
+    return prepared(
+      `SELECT * FROM messages WHERE cid = ? AND ${IN_CHANNEL} ${where}
          ORDER BY created_at ${order}, seq ${order} LIMIT ? OFFSET ?`,
-      )
-      .all(cid, ...bounds.flatMap((b) => b.params), limit, offset) as MessageRow[];
+    ).all(cid, ...bounds.flatMap((b) => b.params), limit, offset) as MessageRow[];
   }
 
   /** One page of channel history, oldest first, as ChannelAPIResponse.messages expects. */

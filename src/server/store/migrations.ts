@@ -624,6 +624,11 @@ export const migrations: Migration[] = [
   (db) => {
     db.exec('CREATE INDEX reads_cid_last_read ON reads(cid, last_read)');
   },
+  // The members a channel response lists (the first 100 by join time), found without sorting
+  // every member of a big room.
+  (db) => {
+    db.exec('CREATE INDEX members_cid_created ON members(cid, created_at, user_id)');
+  },
 ];
 
 export function migrate(db: Database): void {

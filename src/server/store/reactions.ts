@@ -1,7 +1,7 @@
 // The reactions table: one row per (message, user, type). Messages read their reaction summary
 // (groups, latest, own) for a whole page at once, so a page of 25 messages costs three queries
 // whatever their reactions.
-import type { Db } from './db';
+import { statementCache, type Db } from './db';
 import { filtersToSql, sortToSql, type FilterSchema } from './filters-to-sql';
 
 export type ReactionRow = {
@@ -47,6 +47,7 @@ const SCHEMA: FilterSchema = {
 };
 
 export function createReactionStore(db: Db) {
+  const prepared = statementCache(db);
   const upsert = db.prepare(
     `INSERT INTO reactions (message_id, user_id, type, score, custom, created_at, updated_at)
      VALUES (@messageId, @userId, @type, @score, @custom, @now, @now)
@@ -82,38 +83,32 @@ export function createReactionStore(db: Db) {
     /** Per message and type: count, score sum and first/last reaction time. */
     groups(messageIds: string[]): ReactionGroupRow[] {
       if (!messageIds.length) return [];
-      return db
-        .prepare<string[], ReactionGroupRow>(
+      return prepared<string[], ReactionGroupRow>(
           `SELECT message_id, type, COUNT(*) AS count, SUM(score) AS sum_scores,
                   MIN(created_at) AS first_reaction_at, MAX(created_at) AS last_reaction_at
            FROM reactions WHERE message_id IN (${marks(messageIds.length)})
            GROUP BY message_id, type ORDER BY MIN(created_at)`,
-        )
-        .all(...messageIds);
+      ).all(...messageIds);
     },
 
     /** The newest LATEST_REACTIONS reactions of each message, newest first. */
     latest(messageIds: string[]): ReactionRow[] {
       if (!messageIds.length) return [];
-      return db
-        .prepare<[...string[], number], ReactionRow>(
+      return prepared<[...string[], number], ReactionRow>(
           `SELECT message_id, user_id, type, score, custom, created_at, updated_at FROM (
              SELECT r.*, ROW_NUMBER() OVER (PARTITION BY message_id ORDER BY created_at DESC, user_id) AS n
              FROM reactions r WHERE message_id IN (${marks(messageIds.length)}))
            WHERE n <= ? ORDER BY message_id, created_at DESC`,
-        )
-        .all(...messageIds, LATEST_REACTIONS);
+      ).all(...messageIds, LATEST_REACTIONS);
     },
 
     /** One user's reactions on each of the messages. */
     own(messageIds: string[], userId: string): ReactionRow[] {
       if (!messageIds.length) return [];
-      return db
-        .prepare<string[], ReactionRow>(
+      return prepared<string[], ReactionRow>(
           `SELECT * FROM reactions WHERE message_id IN (${marks(messageIds.length)}) AND user_id = ?
            ORDER BY created_at`,
-        )
-        .all(...messageIds, userId);
+      ).all(...messageIds, userId);
     },
 
     /** The reactions each of `userIds` left on one message (a fan-out's receivers, in one query). */
@@ -133,8 +128,7 @@ export function createReactionStore(db: Db) {
         .prepare(
           `SELECT r.* FROM reactions r WHERE r.message_id = ? AND ${where.sql}
            ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
-        )
-        .all(messageId, ...where.params, ...order.params, limit, offset) as ReactionRow[];
+      ).all(messageId, ...where.params, ...order.params, limit, offset) as ReactionRow[];
     },
   };
 }

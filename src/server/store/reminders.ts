@@ -1,7 +1,7 @@
 // Message reminders ("remind me" / "save for later"): one per user and message, with an
 // optional remind_at. notified_at marks a reminder whose notification.reminder_due went out, so
 // the due timer only ever looks at the index of pending ones.
-import type { Db } from './db';
+import { statementCache, type Db } from './db';
 import { filtersToSql, sortToSql, type FilterSchema } from './filters-to-sql';
 
 export type ReminderRow = {
@@ -29,6 +29,7 @@ const SCHEMA: FilterSchema = {
 };
 
 export function createReminderStore(db: Db) {
+  const prepared = statementCache(db);
   const ofUsers = db.prepare<[string, string], ReminderRow>(
     'SELECT * FROM reminders WHERE message_id = ? AND user_id IN (SELECT value FROM json_each(?))',
   );
@@ -65,11 +66,9 @@ export function createReminderStore(db: Db) {
     /** The viewer's reminders on a page of messages. */
     ofMessages(userId: string, messageIds: string[]): ReminderRow[] {
       if (!messageIds.length) return [];
-      return db
-        .prepare<string[], ReminderRow>(
+      return prepared<string[], ReminderRow>(
           `SELECT * FROM reminders WHERE user_id = ? AND message_id IN (${messageIds.map(() => '?').join(',')})`,
-        )
-        .all(userId, ...messageIds);
+      ).all(userId, ...messageIds);
     },
     /** Each of `userIds`' reminder on one message (a fan-out's receivers, in one query). */
     ofUsers: (messageId: string, userIds: string[]): ReminderRow[] => (userIds.length ? ofUsers.all(messageId, JSON.stringify(userIds)) : []),
