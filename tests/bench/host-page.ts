@@ -11,7 +11,7 @@ import type { Browser } from 'playwright-core';
 import { startBenchServer } from './backend';
 import { freshPage, launchChromium, type BenchWindow } from './browser';
 import { LAUNCHER, LOADER_SCRIPT, PEER_SCRIPT, PLAIN_MARK, prepareSite, WIDGET_SCRIPT } from './pages';
-import { median } from './stats';
+import { median, spread } from './stats';
 import { mainThreadWork, NAVIGATION_CATEGORIES, parse, type MainThreadWork } from './trace';
 import type { BenchRow } from './types';
 
@@ -82,8 +82,11 @@ export default async function hostPage(): Promise<BenchRow[]> {
     }
 
     // Paired: each page against the plain page of the same repeat.
-    const added = (kind: Kind, field: keyof MainThreadWork) =>
-      median(loads[kind].map((load, i) => load[field] - (loads.plain[i]?.[field] ?? Number.NaN)));
+    const differences = (kind: Kind, field: keyof MainThreadWork) =>
+      loads[kind].map((load, i) => load[field] - (loads.plain[i]?.[field] ?? Number.NaN));
+    const added = (kind: Kind, field: keyof MainThreadWork) => median(differences(kind, field));
+    /** The paired differences' range: how far one load strays from the median. */
+    const range = (kind: Kind, field: keyof MainThreadWork) => spread(differences(kind, field));
     const addedSettled = (kind: Kind, field: keyof MainThreadWork) =>
       median(loads[kind].map((load, i) => load.settled[field] - (loads.plain[i]?.settled[field] ?? Number.NaN)));
     const mid = (kind: Kind, field: keyof Load) => median(loads[kind].map((load) => load[field] as number));
@@ -104,7 +107,7 @@ export default async function hostPage(): Promise<BenchRow[]> {
         budget: BUDGET_ADDED_MAIN_THREAD_MS,
         measured: ms(added('ours', 'busyMs')),
         peer: ms(added('peer', 'busyMs')),
-        note: `sum of top-level tasks (wall time) minus the plain page's, median of ${REPEATS} paired loads after ${WARMUP} warm-up; in thread time ours ${signed(added('ours', 'cpuMs'))} ms, peer ${signed(added('peer', 'cpuMs'))} ms; ${plain}`,
+        note: `sum of top-level tasks (wall time) minus the plain page's, median of ${REPEATS} paired loads after ${WARMUP} warm-up (spread ${range('ours', 'busyMs')}, peer ${range('peer', 'busyMs')}); in thread time ours ${signed(added('ours', 'cpuMs'))} ms, peer ${signed(added('peer', 'cpuMs'))} ms; ${plain}`,
       },
       {
         name: `host page: added main-thread time, closed bubble, opt-in loader (${throttled})`,
@@ -112,7 +115,7 @@ export default async function hostPage(): Promise<BenchRow[]> {
         budget: BUDGET_ADDED_MAIN_THREAD_MS,
         measured: ms(added('loader', 'busyMs')),
         peer: ms(added('peer', 'busyMs')),
-        note: `dist/chat-widget.loader.js, measured as the row above; in thread time ${signed(added('loader', 'cpuMs'))} ms; script evaluation ${ms(mid('loader', 'scriptMs'))} ms; bubble painted at ${ms(mid('loader', 'bubbleMs'))} ms; longest task ${ms(mid('loader', 'longestMs'))} ms; requests before interaction: ${extra('loader')}`,
+        note: `dist/chat-widget.loader.js, measured as the row above (spread ${range('loader', 'busyMs')}); in thread time ${signed(added('loader', 'cpuMs'))} ms (spread ${range('loader', 'cpuMs')}); script evaluation ${ms(mid('loader', 'scriptMs'))} ms; bubble painted at ${ms(mid('loader', 'bubbleMs'))} ms; longest task ${ms(mid('loader', 'longestMs'))} ms; requests before interaction: ${extra('loader')}`,
       },
       ...(LONG_SETTLE_MS > SETTLE_MS
         ? (['ours', 'loader'] as const).map((kind) => ({

@@ -11,13 +11,14 @@ import { StreamChat } from 'stream-chat';
 import { API_KEY, API_SECRET, startBenchServer } from './backend';
 import { freshPage, launchChromium, type BenchWindow } from './browser';
 import { FIRST_MESSAGE, LAUNCHER, MESSAGE_SCROLLER, prepareSite } from './pages';
-import { median } from './stats';
+import { median, spread } from './stats';
 import type { BenchRow } from './types';
 
 const MESSAGES = 10_000;
 const CHANNEL = 'history';
 const WARMUP = 1;
-const REPEATS = 3;
+/** Issue 18: every browser row is the median of at least five paired runs, with its spread. */
+const REPEATS = 5;
 const SCROLL_WAIT_MS = 500;
 /** How long scrolling to the top may take in a measured run, and in the warm-up run. */
 const SCROLL_LIMIT_MS = 25_000;
@@ -186,6 +187,7 @@ export default async function memory(): Promise<BenchRow[]> {
       }
     }
     const mid = (kind: Kind, field: keyof Sample) => median(samples[kind].map((s) => s[field]));
+    const range = (kind: Kind, field: keyof Sample) => spread(samples[kind].map((s) => s[field]));
     const one = (n: number) => Math.round(n * 10) / 10;
     const describe = (kind: Kind) =>
       `${kind} held ${mid(kind, 'loaded')} messages after ${mid(kind, 'scrolls')} scrolls to the top in ${one(mid(kind, 'scrollMs') / 1000)} s, rendering ${mid(kind, 'rendered')} message elements, ${mid(kind, 'domNodes')} DOM elements in all`;
@@ -196,7 +198,7 @@ export default async function memory(): Promise<BenchRow[]> {
         unit: 'MB',
         measured: one(mid('ours', 'heapMb')),
         peer: one(mid('peer', 'heapMb')),
-        note: `after forced GC, median of ${REPEATS} after ${WARMUP} warm-up; ${describe('ours')}; ${describe('peer')}${short.length ? `; ${short.join(' and ')} did not reach the first message (a scroll loaded nothing more, or ${SCROLL_LIMIT_MS / 1000} s were up) and ${short.length > 1 ? 'are' : 'is'} measured there` : ''}`,
+        note: `after forced GC, median of ${REPEATS} paired runs after ${WARMUP} warm-up (spread ours ${range('ours', 'heapMb')}, peer ${range('peer', 'heapMb')}); ${describe('ours')}; ${describe('peer')}${short.length ? `; ${short.join(' and ')} did not reach the first message (a scroll loaded nothing more, or ${SCROLL_LIMIT_MS / 1000} s were up) and ${short.length > 1 ? 'are' : 'is'} measured there` : ''}`,
       },
       {
         name: 'memory: messages loaded when measured',
@@ -210,7 +212,7 @@ export default async function memory(): Promise<BenchRow[]> {
         unit: 'MB',
         measured: one(mid('ours', 'closedMb')),
         peer: one(mid('peer', 'closedMb')),
-        note: 'the same pages after load, before the click, after forced GC',
+        note: `the same pages after load, before the click, after forced GC (spread ours ${range('ours', 'closedMb')}, peer ${range('peer', 'closedMb')})`,
       },
     ];
   } finally {

@@ -20,7 +20,7 @@ import { startServer, type RunningServer } from '../../src/server/index';
 import { API_KEY, API_SECRET, BENCH_LIMITS } from './backend';
 import { freshPage, launchChromium } from './browser';
 import { QUERIES, seedSearchData } from './search-data';
-import { median, percentile } from './stats';
+import { median, percentile, spread } from './stats';
 import type { BenchRow } from './types';
 
 // SEARCH_BENCH_MESSAGES runs it smaller, to try it out quickly.
@@ -225,13 +225,13 @@ export default async function searchBench(): Promise<BenchRow[]> {
         unit: 'ms',
         budget: RENDER_BUDGET_MS,
         measured: round(percentile(render.fromSearch, 95)),
-        note: `${render.fromSearch.length} searches of 6 words after a warm-up round; p50 ${round(median(render.fromSearch))} ms`,
+        note: `${render.fromSearch.length} searches of 6 words after a warm-up round; p50 ${round(median(render.fromSearch))} ms; spread ${spread(render.fromSearch)} ms`,
       },
       {
         name: 'search: results painted after the last response, p95 (Chromium)',
         unit: 'ms',
         measured: round(percentile(render.fromLast, 95)),
-        note: `without any channel loading in between; p50 ${round(median(render.fromLast))} ms`,
+        note: `without any channel loading in between; p50 ${round(median(render.fromLast))} ms; spread ${spread(render.fromLast)} ms`,
       },
     ];
   } finally {

@@ -7,3 +7,11 @@ export function percentile(samples: number[], p: number): number {
 }
 
 export const median = (samples: number[]) => percentile(samples, 50);
+
+/** The samples' range, for a row's note: "min–max" with one decimal (issue 18: every browser row prints its spread). */
+export function spread(samples: number[]): string {
+  const finite = samples.filter(Number.isFinite);
+  if (!finite.length) return 'n/a';
+  const one = (n: number) => Math.round(n * 10) / 10;
+  return `${one(Math.min(...finite))}–${one(Math.max(...finite))}`;
+}
