@@ -125,3 +125,21 @@ describe('read state of a non-member', () => {
     await expect(server.markRead({ user_id: 'carol' })).rejects.toMatchObject({ code: 17 });
   });
 });
+
+describe('message.read sent as an event', () => {
+  it('marks the channel read for the sender and reaches the other watchers, whose SDK updates its read state', async () => {
+    const { ac, bc } = await watchingPair(harness, 'read-by-event', 'fay', 'gus');
+    const ids = await send(ac, 'one', 'two');
+    expect(bc.state.unreadCount).toBe(2);
+    const seen = nextEvent(ac, 'message.read');
+    const answer = await bc.sendEvent({ type: 'message.read' });
+    expect(answer.event).toMatchObject({ type: 'message.read', user: { id: 'gus' }, last_read_message_id: ids[1] });
+    const event = await seen;
+    expect(event.user?.id).toBe('gus');
+    expect(ac.state.read.gus?.unread_messages).toBe(0);
+    expect(ac.state.read.gus?.last_read_message_id).toBe(ids[1]);
+    // Stored, as markRead would: a fresh query shows gus's read state.
+    const [fresh] = await harness.admin.queryChannels({ cid: 'messaging:read-by-event' }, {}, { user_id: 'gus' } as never);
+    expect(fresh?.state.read.gus?.unread_messages).toBe(0);
+  });
+});

@@ -1,9 +1,9 @@
 // Client-sent channel events and read state: `POST /channels/{type}/{id}/event` (typing.start,
-// typing.stop and custom events) and `POST /channels/{type}/{id}/read` (markRead).
+// typing.stop, message.read and custom events) and `POST /channels/{type}/{id}/read` (markRead).
 import { Hono } from 'hono';
-import type { APIResponse, EventAPIResponse } from 'stream-chat';
-import { actorFor, requireUser } from '../auth/actor';
-import { accessTo, assertCanRead, assertCapability } from '../auth/channel-access';
+import type { APIResponse, Event, EventAPIResponse } from 'stream-chat';
+import { actorFor, requireUser, type UserActor } from '../auth/actor';
+import { accessTo, assertCanRead, assertCapability, type ChannelAccess } from '../auth/channel-access';
 import { assertNotBanned } from '../features/moderation/bans';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
@@ -11,6 +11,7 @@ import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
 import { isObject, namedUserId, optionalString, requiredString, withoutKeys } from '../http/input';
 import { notifyChannelEvent, notifyRead } from '../realtime/notify';
 import { markThreadRead } from '../realtime/thread-events';
+import type { ChannelRow } from '../store/channels';
 import { existingChannel } from './channels';
 
 /** Event namespaces only the server emits; a client may not forge them. */
@@ -29,6 +30,8 @@ export function eventRoutes(ctx: ServerContext) {
     const actor = requireUser(actorFor(ctx.store, c.get('subject'), namedUserId(body.event)), 'send events');
     const row = existingChannel(ctx, c.req.param('type'), c.req.param('id'));
     const access = accessTo(ctx, row, actor);
+    // The provider takes a client's message.read as marking the channel read (older SDKs sent it).
+    if (type === 'message.read') return sendJson({ event: markRead(row, actor, access, undefined), duration: elapsed(c) } satisfies EventAPIResponse);
     const typing = type === 'typing.start' || type === 'typing.stop';
     if (!typing && SERVER_NAMESPACES.test(type)) throw ApiError.input(`event type ${type} cannot be sent by clients`);
     assertCapability(row, actor, access, typing ? 'send-typing-events' : 'send-custom-events');
@@ -42,23 +45,23 @@ export function eventRoutes(ctx: ServerContext) {
     const body = await readJson(c);
     const actor = requireUser(actorFor(ctx.store, c.get('subject'), namedUserId(body)), 'mark channels read');
     const row = existingChannel(ctx, c.req.param('type'), c.req.param('id'));
-    const access = accessTo(ctx, row, actor);
-    assertCanRead(row, actor, access);
-    assertCapability(row, actor, access, 'read-events');
-    if (!access.member) throw ApiError.notAllowed(`only members have read state in ${row.cid}`);
-    const at = new Date().toISOString();
-    const threadId = optionalString(body.thread_id, 'thread_id');
-    if (threadId) {
-      // A thread's read state is its own: the channel's stays as it is.
-      const event = markThreadRead(ctx, row, actor.id, threadId);
-      return sendJson({ event, duration: elapsed(c) } satisfies EventAPIResponse);
-    }
-    const latest = ctx.store.messages.latestInChannel(row.cid);
-    ctx.store.reads.markRead(row.cid, actor.id, at, latest?.id ?? null);
-    const event = notifyRead(ctx, row, actor.id, at, latest?.id);
+    const event = markRead(row, actor, accessTo(ctx, row, actor), optionalString(body.thread_id, 'thread_id'));
     const response: EventAPIResponse = { event, duration: elapsed(c) };
     return sendJson(response);
   });
+
+  /** Marks the channel (or one of its threads) read for a member, and tells who should hear. */
+  function markRead(row: ChannelRow, actor: UserActor, access: ChannelAccess, threadId: string | undefined): Event {
+    assertCanRead(row, actor, access);
+    assertCapability(row, actor, access, 'read-events');
+    if (!access.member) throw ApiError.notAllowed(`only members have read state in ${row.cid}`);
+    // A thread's read state is its own: the channel's stays as it is.
+    if (threadId) return markThreadRead(ctx, row, actor.id, threadId);
+    const latest = ctx.store.messages.latestInChannel(row.cid);
+    const at = new Date().toISOString();
+    ctx.store.reads.markRead(row.cid, actor.id, at, latest?.id ?? null);
+    return notifyRead(ctx, row, actor.id, at, latest?.id);
+  }
 
   // Delivery receipts are off in every channel config; answer politely if a client sends them.
   routes.post('/channels/delivered', auth, async (c) => {
