@@ -58,6 +58,19 @@ describe('command list', () => {
     await expect(admin.getCommand('ticket')).rejects.toMatchObject({ code: 16 });
     await expect(ac.sendMessage({ text: '/ticket again' })).rejects.toMatchObject({ code: 4 });
   });
+  it('takes names with capitals (OrderStatus): create, get, update, list and delete, and the command runs by that name', async () => {
+    const { admin } = harness;
+    const name = 'OrderStatus' as CommandVariants;
+    expect((await admin.createCommand({ name, description: 'Where is my order?', args: '[order id]' })).command?.name).toBe('OrderStatus');
+    expect((await admin.getCommand('OrderStatus')).args).toBe('[order id]');
+    expect((await admin.updateCommand('OrderStatus', { description: 'Track an order' })).command.description).toBe('Track an order');
+    expect((await admin.listCommands()).commands.map((c) => c.name)).toContain('OrderStatus');
+    const { ac } = await watchingPair(harness, 'cmd-capitals', 'carol', 'dave');
+    expect((await ac.sendMessage({ text: '/OrderStatus 1234' })).message.text).toBe('/OrderStatus 1234');
+    await admin.deleteCommand('OrderStatus');
+    await expect(admin.getCommand('OrderStatus')).rejects.toMatchObject({ code: 16 });
+    await expect(admin.createCommand({ name: 'Order Status' as CommandVariants, description: 'spaces' })).rejects.toMatchObject({ code: 4 });
+  });
 });
 
 describe('running commands', () => {

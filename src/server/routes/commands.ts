@@ -18,7 +18,7 @@ import { ApiError } from '../http/errors';
 import { elapsed, readJson, requireAuth, requireServerSide, sendJson } from '../http/request';
 import { optionalString, requiredString, type JsonObject } from '../http/input';
 
-const COMMAND_NAME = /^[a-z0-9_-]{1,64}$/;
+const COMMAND_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function commandRoutes(ctx: ServerContext) {
   const routes = new Hono<AppEnv>();
@@ -58,7 +58,7 @@ export function commandRoutes(ctx: ServerContext) {
   routes.post('/commands', server, async (c) => {
     const body = await readJson(c);
     const name = requiredString(body.name, 'name');
-    if (!COMMAND_NAME.test(name)) throw ApiError.input('name may only hold a-z, 0-9, "_" and "-", at most 64 characters');
+    if (!COMMAND_NAME.test(name)) throw ApiError.input('name may only hold letters a-z and A-Z, digits, "_" and "-", at most 64 characters');
     if (BUILTIN_NAMES.has(name) || commands.get(name)) throw ApiError.input(`command ${name} already exists`);
     const response: CreateCommandResponse = {
       command: presentCommand(commands.save({ name, ...fields(body) })),

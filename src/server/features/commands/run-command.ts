@@ -33,13 +33,15 @@ type Reply = (type: MessageLabel, text: string) => MessageResponse;
 export function runCommand(ctx: ServerContext, channel: ChannelRow, actor: UserActor, input: JsonObject): MessageResponse | undefined {
   const text = typeof input.text === 'string' ? input.text.trim() : '';
   const match = COMMAND_TEXT.exec(text);
-  const name = (typeof input.command === 'string' && input.command ? input.command : match?.[1])?.toLowerCase();
-  if (!name) return undefined;
-  // The channel type says which of the app's commands its channels offer.
+  const typed = typeof input.command === 'string' && input.command ? input.command : match?.[1];
+  if (!typed) return undefined;
+  // The channel type says which of the app's commands its channels offer. A custom command's
+  // name keeps its capitals (OrderStatus); typed in another case, it still finds it.
   const offered = typeCommands(channelType(ctx, channel.type).config, channelCommands(ctx.store));
   const known: string[] = offered.flatMap((command) => (command.name ? [command.name] : []));
-  if (!known.includes(name)) {
-    throw ApiError.input(`/${name} is not a command in ${channel.type} channels (try ${known.map((n) => `/${n}`).join(', ')})`);
+  const name = known.find((n) => n === typed) ?? known.find((n) => n.toLowerCase() === typed.toLowerCase());
+  if (!name) {
+    throw ApiError.input(`/${typed} is not a command in ${channel.type} channels (try ${known.map((n) => `/${n}`).join(', ')})`);
   }
   if (!BUILTIN_NAMES.has(name)) return undefined;
 
