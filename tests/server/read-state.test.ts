@@ -143,3 +143,26 @@ describe('message.read sent as an event', () => {
     expect(fresh?.state.read.gus?.unread_messages).toBe(0);
   });
 });
+
+describe('a muted channel', () => {
+  it('does not count new messages as unread for the member who muted it; what was unread before stays', async () => {
+    await createUsers(harness, 'hana', 'ivan');
+    const { b, ac, bc } = await watchingPair(harness, 'muted-unread', 'hana', 'ivan');
+    await send(ac, 'before the mute');
+    expect(bc.state.unreadCount).toBe(1);
+    await bc.mute();
+    const heard = nextEvent(bc, 'message.new');
+    await send(ac, 'while muted', 'still muted');
+    const event = await heard;
+    expect(event).toMatchObject({ total_unread_count: 1, unread_channels: 1 });
+    const { channels } = await harness.admin.queryChannels({ cid: 'messaging:muted-unread' }, {}, { user_id: 'ivan' } as never).then((c) => ({ channels: c }));
+    expect(channels[0]?.state.read.ivan?.unread_messages).toBe(1);
+    const unread = await b.getUnreadCount();
+    expect(unread.total_unread_count).toBe(1);
+
+    // Unmuted, new messages count again.
+    await bc.unmute();
+    await send(ac, 'after the mute');
+    expect((await b.getUnreadCount()).total_unread_count).toBe(2);
+  });
+});

@@ -629,6 +629,10 @@ export const migrations: Migration[] = [
   (db) => {
     db.exec('CREATE INDEX members_cid_created ON members(cid, created_at, user_id)');
   },
+  // Who muted a channel, asked for each new message in it (muted members' unread stays as it was).
+  (db) => {
+    db.exec('CREATE INDEX channel_mutes_cid ON channel_mutes(cid)');
+  },
 ];
 
 export function migrate(db: Database): void {

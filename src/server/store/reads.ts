@@ -29,8 +29,11 @@ export function createReadStore(db: Db) {
     `UPDATE reads SET last_read = ?, last_read_message_id = ?, unread_messages = 0
      WHERE cid = ? AND user_id = ?`,
   );
-  const increment = db.prepare(
-    'UPDATE reads SET unread_messages = unread_messages + 1 WHERE cid = ? AND user_id != ?',
+  // Messages added to a channel a member muted do not raise their unread count (the provider's
+  // rule); what was unread before the mute stays.
+  const increment = db.prepare<[string, string, string, string]>(
+    `UPDATE reads SET unread_messages = unread_messages + 1 WHERE cid = ? AND user_id != ?
+       AND user_id NOT IN (SELECT user_id FROM channel_mutes WHERE cid = ? AND (expires IS NULL OR expires > ?))`,
   );
   const setUnread = db.prepare(
     `UPDATE reads SET last_read = ?, last_read_message_id = ?, unread_messages = ?
@@ -69,8 +72,8 @@ export function createReadStore(db: Db) {
       void setUnread.run(at, lastReadMessageId, unreadMessages, cid, userId),
     /** Channels where the user has unread messages. */
     unreadChannels: (userId: string) => unreadCids.all(userId).map((row) => row.cid),
-    /** A new message: one more unread for every member but its sender. */
-    incrementUnread: (cid: string, senderId: string) => void increment.run(cid, senderId),
+    /** A new message: one more unread for every member but its sender and those who muted the channel. */
+    incrementUnread: (cid: string, senderId: string, now = new Date().toISOString()) => void increment.run(cid, senderId, cid, now),
     summary: (userId: string): UnreadSummary => summary.get(userId) ?? { total: 0, channels: 0 },
   };
 }
