@@ -182,6 +182,7 @@ export const widgetStyles = /* css */ `
   border: 0; background: transparent; cursor: pointer; text-align: start;
 }
 .channel-item:hover { background: var(--cw-surface); }
+.muted-badge { background: var(--cw-muted); color: var(--cw-bg); }
 .channel-item .avatar { width: 36px; height: 36px; font-size: 14px; }
 .channel-text { flex: 1; min-width: 0; display: flex; flex-direction: column; }
 .channel-name { font-weight: 600; }

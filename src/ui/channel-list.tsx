@@ -68,7 +68,8 @@ function ChannelRow({ channel, onPick, onError }: ChannelRowProps) {
           </span>
           <span className="channel-preview" dir="auto">{lastMessagePreview(t, channel)}</span>
         </span>
-        {unread > 0 && <span className="badge inline-badge" aria-label={t('list.unread', { count: unread })}>{unread}</span>}
+        {/* A muted conversation's unread (from before the mute) is shown, but not as an alert. */}
+        {unread > 0 && <span className={`badge inline-badge${muted ? ' muted-badge' : ''}`} aria-label={t('list.unread', { count: unread })}>{unread}</span>}
       </button>
       <div className="action-menu">
         <button type="button" className="menu-trigger visible" aria-label={t('list.options', { name })} aria-haspopup="menu" aria-expanded={menuOpen} onClick={() => setMenuOpen(!menuOpen)}>

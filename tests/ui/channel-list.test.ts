@@ -48,6 +48,24 @@ describe('the channel list (no channel attribute)', () => {
     await waitFor(() => expect(names(el)).not.toContain('Busy room'), { timeout: 5000 });
   });
 
+  it('shows a muted conversation\'s unread count in a neutral badge, not the alert colour', async () => {
+    const carol = await otherUser(backend.server.url, 'carol');
+    const room = carol.channel('messaging', 'mute-room', { members: ['carol', 'dave'], name: 'Mute room' } as never);
+    await room.watch();
+    await room.sendMessage({ text: 'Unread before the mute' });
+    await carol.disconnectUser();
+
+    const el = await openList('dave', '/token/dave-mute');
+    const badge = () => [...(el.shadowRoot?.querySelectorAll('.channel-row') ?? [])].find((r) => r.textContent?.includes('Mute room'))?.querySelector('.badge');
+    await waitFor(() => expect(badge()?.textContent).toBe('1'), { timeout: 5000 });
+    expect(badge()?.classList.contains('muted-badge')).toBe(false);
+    const row = [...(el.shadowRoot?.querySelectorAll('.channel-row') ?? [])].find((r) => r.textContent?.includes('Mute room')) as HTMLElement;
+    (row.querySelector('[aria-haspopup="menu"]') as HTMLButtonElement).click();
+    (await shadow(el).findByRole('menuitem', { name: 'Mute for an hour' })).click();
+    await waitFor(() => expect(badge()?.classList.contains('muted-badge')).toBe(true), { timeout: 5000 });
+    expect(badge()?.textContent).toBe('1');
+  });
+
   it('starts a new conversation with a person found by name', async () => {
     const el = await openList('alice', '/token/alice-new');
     (part(el, 'new-conversation') as HTMLButtonElement).click();

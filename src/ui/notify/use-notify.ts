@@ -38,10 +38,18 @@ export function useNotify(client: StreamChat, options: NotifyOptions, unread: nu
   const chimeWanted = useRef(false);
   chimeWanted.current = options.sound && away;
   useEffect(() => {
-    const onMessage = (event: { message?: { id: string }; user?: { id: string } }) => {
-      if (chimeWanted.current && event.message && event.user?.id !== client.userID) chime(event.message.id);
+    const onMessage = (event: { cid?: string; message?: { id: string }; user?: { id: string } }) => {
+      if (!chimeWanted.current || !event.message || event.user?.id === client.userID || isMuted(client, event.cid)) return;
+      chime(event.message.id);
     };
     const subscriptions = [client.on('message.new', onMessage), client.on('notification.message_new', onMessage)];
     return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
   }, [client]);
+}
+
+/** Whether the visitor muted the conversation (a muted one makes no sound; its count does not rise). */
+function isMuted(client: StreamChat, cid: string | undefined): boolean {
+  if (!cid) return false;
+  const now = Date.now();
+  return client.mutedChannels.some((mute) => mute.channel?.cid === cid && (!mute.expires || new Date(mute.expires).getTime() > now));
 }
