@@ -72,6 +72,8 @@ export type ChannelViewState = {
   capabilities: string[];
   name: string;
   watcherCount: number;
+  /** What the header's "N online" counts: online members, or in a room not all loaded, its watchers. */
+  onlineCount: number;
   memberCount: number;
   unreadCount: number;
   /** Display names of the others typing right now. */
@@ -266,10 +268,17 @@ export class ChannelHandle {
     }),
     people: () => {
       const { state, data } = this.channel;
+      const members = Object.values(state.members);
+      const memberCount = Number(data?.member_count ?? members.length);
+      const watcherCount = state.watcher_count ?? 0;
+      // Online members, as the Members panel lists them (presence keeps each member's `online`
+      // live); a big room's loaded members are a page of them, so there its watchers.
+      const allLoaded = members.length > 0 && members.length >= memberCount;
       return {
-        members: Object.values(state.members),
-        watcherCount: state.watcher_count ?? 0,
-        memberCount: Number(data?.member_count ?? Object.keys(state.members).length),
+        members,
+        watcherCount,
+        onlineCount: allLoaded ? members.filter((member) => member.user?.online).length : watcherCount,
+        memberCount,
       };
     },
     channel: () => ({
@@ -293,7 +302,7 @@ export class ChannelHandle {
   private snapshot() {
     return Object.assign({}, ...Object.values(this.slices).map((slice) => slice())) as Pick<
       ChannelViewState,
-      'messages' | 'hasOlder' | 'hasNewer' | 'atLatest' | 'pinned' | 'unreadCount' | 'read' | 'typing' | 'members' | 'watcherCount' | 'memberCount' | 'capabilities' | 'name' | 'ban'
+      'messages' | 'hasOlder' | 'hasNewer' | 'atLatest' | 'pinned' | 'unreadCount' | 'read' | 'typing' | 'members' | 'watcherCount' | 'onlineCount' | 'memberCount' | 'capabilities' | 'name' | 'ban'
     >;
   }
 

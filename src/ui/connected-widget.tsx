@@ -23,14 +23,14 @@ const selectSummary = (state: ChannelViewState) => ({
   status: state.status,
   error: state.error,
   name: state.name,
-  watcherCount: state.watcherCount,
+  onlineCount: state.onlineCount,
   unreadCount: state.unreadCount,
 });
 // Read when no channel is open, so the hooks above run the same way every render.
 const NO_CHANNEL = new StateStore<ChannelViewState>({
   status: 'idle', error: null, messages: [], hasOlder: false, hasNewer: false, atLatest: true,
   loadingOlder: false, loadingNewer: false, highlightedId: null, notice: null, unreadSince: null,
-  pinned: [], read: {}, members: [], capabilities: [], name: '', watcherCount: 0, memberCount: 0, unreadCount: 0, typing: [],
+  pinned: [], read: {}, members: [], capabilities: [], name: '', watcherCount: 0, onlineCount: 0, memberCount: 0, unreadCount: 0, typing: [],
   ban: null, deleted: false,
 });
 
@@ -69,8 +69,10 @@ export function ConnectedWidget({ config, presentation, notify, emit, setOpen }:
 
   // This panel exists only once the chat is wanted (the element makes it when the panel is shown,
   // or at once for a browser that chatted here before): it connects at once, and again after a
-  // sign-out or an identity change.
-  useEffect(() => {
+  // sign-out or an identity change. A layout effect, so the requests leave before the first paint;
+  // the channel's watch goes out with the socket (often already opened on the visitor's intent).
+  useLayoutEffect(() => session.watchEarly(config.channel), [session, config.channel?.type, config.channel?.id]);
+  useLayoutEffect(() => {
     if (status === 'idle') session.connect().catch(() => undefined);
   }, [status, session]);
   const reportError = (failure: SessionError) => emit('chat-widget-error', { reason: failure.reason, message: failure.message });
@@ -223,7 +225,7 @@ export function ConnectedWidget({ config, presentation, notify, emit, setOpen }:
     </>
   );
   const title = searching ? t('panel.search') : home || picked ? channel.name || t('panel.chat') : t('panel.conversations');
-  const subtitle = !searching && handle && channel.status === 'ready' ? t('panel.online', { count: channel.watcherCount }) : undefined;
+  const subtitle = !searching && handle && channel.status === 'ready' ? t('panel.online', { count: channel.onlineCount }) : undefined;
   return (
     <ChatClientContext.Provider value={session.client}>
       <Frame

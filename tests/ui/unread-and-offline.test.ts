@@ -65,3 +65,21 @@ describe('connection states', () => {
     await waitFor(() => expect(errors.map((e) => e.reason)).toContain('connection-failed'));
   }, 30_000);
 });
+
+describe('the header\'s "N online"', () => {
+  it('counts online members, connected or not watching, and follows them going offline', async () => {
+    // alice is a member who is connected but not watching the channel (watchers alone said "1 online").
+    const alice = await otherUser(backend.server.url, 'alice');
+    const room = alice.channel('messaging', 'online-room', { members: ['alice', 'bob'] } as never);
+    await room.create();
+    stubTokenEndpoint({ token: tokenFor('bob'), user: { id: 'bob' } });
+    const el = mount({ 'api-key': API_KEY, 'base-url': backend.server.url, channel: 'messaging:online-room', 'token-endpoint': '/token/bob-online', open: true });
+    const subtitle = () => el.shadowRoot?.querySelector('.header-subtitle')?.textContent;
+    try {
+      await waitFor(() => expect(subtitle()).toBe('2 online'), { timeout: 5000 });
+    } finally {
+      await alice.disconnectUser();
+    }
+    await waitFor(() => expect(subtitle()).toBe('1 online'), { timeout: 5000 });
+  });
+});
