@@ -30,6 +30,8 @@ export class ChatWidgetElement extends HTMLElement {
   private readonly emit: Emit = emitFrom(this);
   private runtime: ChatRuntime | null = null;
   private loading = false;
+  /** Whether the visitor's intent has asked for the runtime (see intent). */
+  private reaching = false;
   private panel: PanelElement | null = null;
   /** Why the runtime could not start, shown in the panel's place until the visitor retries. */
   private failure: HTMLElement | null = null;
@@ -63,7 +65,7 @@ export class ChatWidgetElement extends HTMLElement {
     });
     // A pointer on the way to the bubble, or the keyboard on it: get the chat ready for the click.
     for (const type of ['pointerenter', 'focus', 'touchstart']) {
-      this.bubble.button.addEventListener(type, () => void runtimeSource().catch(() => undefined), { once: true, passive: true });
+      this.bubble.button.addEventListener(type, () => this.intent(), { passive: true });
     }
     this.upgradeProperties();
   }
@@ -182,6 +184,30 @@ export class ChatWidgetElement extends HTMLElement {
     } else {
       button.remove();
     }
+  }
+
+  /**
+   * The visitor reaches for the launcher: the runtime is loaded and, for a valid configuration,
+   * the session started (the token fetched, the socket opened), so the click finds them ready.
+   * A visitor who never does costs no request. Each intent asks again: a session nobody opened
+   * closes after a while (ChatSession.prepare), and a failed start is retried.
+   */
+  private intent() {
+    const prepare = (runtime: ChatRuntime) => {
+      const parsed = parseAttributes(readAttributes(this));
+      const closed = parsed.ok && parsed.guests === 'none' && !parsed.config.tokenEndpoint;
+      if (parsed.ok && !closed && this.isConnected) runtime.prepare?.(parsed.config);
+    };
+    if (this.runtime) return prepare(this.runtime);
+    // The runtime is asked for once on intent (a failed fetch is retried by opening the chat).
+    if (this.reaching) return;
+    this.reaching = true;
+    runtimeSource()
+      .then((runtime) => {
+        this.runtime ??= runtime;
+        prepare(runtime);
+      })
+      .catch(() => undefined);
   }
 
   /** Loads the runtime; the next render hosts its panel if the chat is still wanted. */

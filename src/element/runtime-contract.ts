@@ -2,6 +2,8 @@
 // part evaluated when the chat is first wanted: Preact, the panel, the session, stream-chat).
 // The single file carries both; the loader fetches the runtime in the full file beside it.
 
+import type { WidgetConfig } from './attributes';
+
 /** The panel: a custom element made with r2wc from the React UI, which the element hosts. */
 export interface PanelElement extends HTMLElement {
   /** The panel asks to open or close (its close button, Escape); the element decides. */
@@ -27,6 +29,12 @@ export interface ElementWords {
 export interface ChatRuntime {
   /** A new panel element; the element copies its attributes onto it. */
   createPanel(): PanelElement;
+  /**
+   * The visitor reached for the launcher: start the session this configuration's panel will use
+   * (the token and the socket), without a panel. Optional: a full file older than its loader may
+   * lack it, and the click then starts everything as before.
+   */
+  prepare?(config: WidgetConfig): void;
 }
 
 /** Loads (once) and returns the runtime. */

@@ -1,4 +1,4 @@
-import { StateStore, StreamChat, type Event } from 'stream-chat';
+import { StateStore, StreamChat, type Event, type TokenOrProvider, type UserResponse } from 'stream-chat';
 import type { ChannelRef } from '../element/attributes';
 import { ChannelHandle } from './channel-handle';
 import { setupComposer, type ComposerOptions } from './composer-setup';
@@ -30,6 +30,9 @@ export interface SessionIdentity {
 // Moving an element in the page unmounts and remounts it: wait this long before
 // treating "no element holds the session" as "the widget left the page".
 const RELEASE_GRACE_MS = 1000;
+// A session started on the visitor's intent (a pointer over the launcher, its focus, a touch)
+// that no panel has taken within this long closes: the visitor did not click.
+const PREPARED_GRACE_MS = 30_000;
 
 /**
  * One connected user on one `stream-chat` client, shared by every `<chat-widget>` on
@@ -46,6 +49,12 @@ export class ChatSession {
   private releaseTimer: ReturnType<typeof setTimeout> | undefined;
   private channels = new Map<string, ChannelHandle>();
   private stopListening: Array<() => void> = [];
+  /** The channel a panel wants watched as soon as the socket is being opened (see watchEarly). */
+  private wantedChannel: ChannelRef | null = null;
+  /** Whether connectUser has been called for the current attempt (the client has its user). */
+  private userSet = false;
+  /** A channel watched before the connection resolved; dropped if the connection fails. */
+  private early: ChannelHandle | null = null;
 
   constructor(
     readonly identity: SessionIdentity,
@@ -77,6 +86,38 @@ export class ChatSession {
     return this.connecting;
   }
 
+  /**
+   * The visitor shows intent (a pointer over the launcher, its focus, a touch): the token is
+   * fetched and the socket opened now, so the click finds them ready. Nothing is remembered for
+   * this browser until a panel holds the session, and if none does within PREPARED_GRACE_MS the
+   * session closes again.
+   */
+  prepare(): void {
+    if (!this.held) {
+      clearTimeout(this.releaseTimer);
+      this.releaseTimer = setTimeout(() => void this.close(), PREPARED_GRACE_MS);
+    }
+    this.connect().catch(() => undefined);
+  }
+
+  /**
+   * A panel will show `ref` (unless the token endpoint chooses the visitor's channel): its watch
+   * is sent as soon as the client has its user, and the SDK sends it the moment the socket's
+   * connection id exists, not after the connection's answer has gone round the panel's render.
+   */
+  watchEarly(ref: ChannelRef | null): void {
+    this.wantedChannel = ref;
+    if (this.userSet) this.startEarlyWatch();
+  }
+
+  private startEarlyWatch() {
+    const ref = this.state.getLatestValue().channel ?? this.wantedChannel;
+    if (!ref || !this.client.userID) return;
+    const handle = this.channel(ref);
+    if (this.state.getLatestValue().status === 'connecting') this.early = handle;
+    void handle.load();
+  }
+
   /** Whether any element still holds the session. */
   get held(): boolean {
     return this.holders > 0;
@@ -97,6 +138,8 @@ export class ChatSession {
   retain(): () => void {
     this.holders += 1;
     clearTimeout(this.releaseTimer);
+    // A session started on intent and now taken by a panel: this browser has chatted here.
+    if (this.state.getLatestValue().status === 'connected') visitorStorage.rememberSession(this.identity.apiKey, true);
     let released = false;
     return () => {
       if (released) return;
@@ -129,17 +172,34 @@ export class ChatSession {
         // The SDK asks its token provider at once and again whenever a token expires (code 40):
         // the first answer is the one we already have, later ones are fetched fresh.
         let fetched: string | null = grant.token;
-        await this.client.connectUser(grant.user, async () => {
+        await this.connectUser(grant.user, async () => {
           const token = fetched ?? (await fetchToken(tokenEndpoint)).token;
           fetched = null;
           return token;
         });
       } else {
+        // The SDK's setGuestUser, in two steps, so the channel's watch can go out with the socket.
         const id = visitorStorage.guestId(apiKey) ?? newGuestId();
-        await this.client.setGuestUser({ id, name: userName ?? 'Guest' });
+        const { client } = this;
+        client.anonymous = true;
+        let response: { user: UserResponse & { id: string }; access_token: string };
+        try {
+          response = await client.post(`${client.baseURL}/guest`, { user: { id, name: userName ?? 'Guest' } });
+        } finally {
+          client.anonymous = false;
+        }
+        const { created_at, updated_at, last_active, online, ...guest } = response.user;
+        await this.connectUser(guest, response.access_token);
         visitorStorage.rememberGuest(apiKey, this.client.userID ?? id);
       }
     } catch (error) {
+      this.userSet = false;
+      // A watch sent with the failed connection goes with it; the next attempt watches afresh.
+      if (this.early) {
+        this.early.dispose();
+        this.channels.delete(this.early.cid);
+        this.early = null;
+      }
       const failure = toSessionError('connection-failed', 'error.connect', error);
       if (failure.reason === 'token-unauthorized') visitorStorage.rememberSession(apiKey, false);
       // A failed connect leaves the client half set up; reset it so "try again" starts clean.
@@ -147,13 +207,22 @@ export class ChatSession {
       this.state.partialNext({ status: 'error', error: failure });
       throw failure;
     }
-    visitorStorage.rememberSession(apiKey, true);
+    this.early = null;
+    if (this.held) visitorStorage.rememberSession(apiKey, true);
     this.listen();
     this.state.partialNext({
       status: 'connected',
       userId: this.client.userID ?? null,
       totalUnread: Number((this.client.user as { total_unread_count?: number } | undefined)?.total_unread_count ?? 0),
     });
+  }
+
+  /** connectUser, and the early watch as soon as the client has its user (set synchronously by it). */
+  private connectUser(user: UserResponse & { id: string }, token: TokenOrProvider): Promise<unknown> {
+    const connected = this.client.connectUser(user, token);
+    this.userSet = true;
+    this.startEarlyWatch();
+    return connected;
   }
 
   private listen() {
@@ -192,6 +261,8 @@ export class ChatSession {
     this.channels.clear();
     await this.connecting?.catch(() => undefined);
     this.connecting = null;
+    this.userSet = false;
+    this.early = null;
     await this.client.disconnectUser().catch(() => undefined);
     this.state.partialNext({ status: 'idle', userId: null });
     this.onClosed();

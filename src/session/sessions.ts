@@ -1,4 +1,5 @@
 import { ChatSession, type SessionIdentity } from './chat-session';
+import type { WidgetConfig } from '../element/attributes';
 
 // The only place a `stream-chat` client is created: one per identity per page.
 const sessions = new Map<string, ChatSession>();
@@ -23,5 +24,20 @@ export function sessionFor(identity: SessionIdentity): ChatSession {
 function signOutOthers(next: ChatSession): Promise<unknown> {
   const sameApp = (session: ChatSession) =>
     session.identity.apiKey === next.identity.apiKey && session.identity.baseUrl === next.identity.baseUrl;
-  return Promise.all([...sessions.values()].filter((session) => session !== next && sameApp(session) && !session.held).map((session) => session.signOut()));
+  const others = () => [...sessions.values()].filter((session) => session !== next && sameApp(session));
+  if (others().length === 0) return Promise.resolve();
+  // The panels connect in a layout effect: a site that changes several elements' identity in one
+  // task has re-rendered only the first of them yet. Their turn comes before the next task.
+  return new Promise((resolve) => setTimeout(resolve)).then(() =>
+    Promise.all(others().filter((session) => !session.held).map((session) => session.signOut())),
+  );
+}
+
+/**
+ * The visitor reached for the launcher: the session the panel will use starts now (token and
+ * socket), without a panel. See ChatSession.prepare.
+ */
+export function prepareSession(config: WidgetConfig): void {
+  const { apiKey, baseUrl, tokenEndpoint, userName } = config;
+  sessionFor({ apiKey, baseUrl, tokenEndpoint, userName }).prepare();
 }

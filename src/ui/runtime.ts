@@ -2,3 +2,4 @@
 // carries it, but it runs only when the chat is first wanted (see runtime-loader.ts and
 // build/defer-runtime.mjs); the loader fetches it in the full file (element/fetch-runtime.ts).
 export { createPanel } from './panel-element';
+export { prepareSession as prepare } from '../session/sessions';
