@@ -112,3 +112,24 @@ describe('drafts refused', () => {
     await expect(ac.createDraft({ text: 'quote', quoted_message_id: message.id })).rejects.toThrow(/does not exist in this channel/);
   });
 });
+
+describe('drafts from the site owner\'s server', () => {
+  it('creates a draft for the user named in its message, and reads, queries and deletes it by a user_id parameter', async () => {
+    const { ac } = await watchingPair(harness, 'draft-server');
+    const owner = harness.admin.channel('messaging', 'draft-server');
+    const seen = nextEvent(ac, 'draft.updated');
+    const { draft } = await owner.createDraft({ text: 'written by the server', user_id: 'alice' } as never);
+    expect(draft).toMatchObject({ channel_cid: 'messaging:draft-server', message: { text: 'written by the server' } });
+    expect((await seen).draft?.message?.text).toBe('written by the server');
+
+    const url = `${harness.url}/channels/messaging/draft-server/draft`;
+    const read = await harness.admin.get<{ draft: { message: { text: string } } }>(url, { user_id: 'alice' });
+    expect(read.draft.message.text).toBe('written by the server');
+    const { drafts } = await harness.admin.queryDrafts({ user_id: 'alice', filter: { channel_cid: 'messaging:draft-server' } });
+    expect(drafts.map((d) => d.message.text)).toEqual(['written by the server']);
+    await harness.admin.delete(url, { user_id: 'alice' });
+    await expect(harness.admin.get(url, { user_id: 'alice' })).rejects.toMatchObject({ code: 16 });
+    // Without a user, the server is told what is missing.
+    await expect(owner.createDraft({ text: 'whose?' })).rejects.toThrow(/user_id/);
+  });
+});

@@ -12,12 +12,15 @@ import { draftMessage } from '../features/drafts/draft-message';
 import { presentDraft } from '../present/draft';
 import { ApiError } from '../http/errors';
 import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
-import { namedUserId, optionalString } from '../http/input';
+import { isObject, namedUserId, optionalString, withoutKeys } from '../http/input';
 import { cursors, pageOf } from '../http/paging';
 import { Presenter } from '../present/presenter';
 import { notifyDraft } from '../realtime/draft-events';
 import type { ChannelRow } from '../store/channels';
 import { existingChannel } from './channels';
+
+/** Who a server-side draft belongs to: said in the message, not stored with it. */
+const DRAFT_OWNER = new Set(['user_id', 'user']);
 
 export function draftRoutes(ctx: ServerContext) {
   const routes = new Hono<AppEnv>();
@@ -37,8 +40,9 @@ export function draftRoutes(ctx: ServerContext) {
 
   routes.post('/channels/:type/:id/draft', auth, async (c) => {
     const body = await readJson(c);
-    const { channel, actor } = target(c, namedUserId(body));
-    const message = draftMessage(ctx, channel, actor.id, body.message);
+    // Server-side, the SDK names the user inside the draft's message (`createDraft({text, user_id})`).
+    const { channel, actor } = target(c, namedUserId(body) ?? (isObject(body.message) ? namedUserId(body.message) : undefined));
+    const message = draftMessage(ctx, channel, actor.id, isObject(body.message) ? withoutKeys(body.message, DRAFT_OWNER) : body.message);
     const row = {
       user_id: actor.id,
       cid: channel.cid,
