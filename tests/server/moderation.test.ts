@@ -116,3 +116,38 @@ describe('flags', () => {
     await expect(carol.flagMessage(message.id)).rejects.toMatchObject({ code: 17 });
   });
 });
+
+describe('mutes from the site owner\'s server', () => {
+  it('mutes and unmutes several users at once (target_ids), answering a mute for each', async () => {
+    await createUsers(harness, 'olga', 'pete', 'quin');
+    const olga = await harness.connect('olga');
+    const updated = nextEvent(olga, 'notification.mutes_updated');
+    const answer = await harness.admin.post<{ mutes: Array<{ user: { id: string }; target: { id: string } }> }>(`${harness.url}/moderation/mute`, {
+      target_ids: ['pete', 'quin'],
+      user_id: 'olga',
+      timeout: 60,
+    });
+    expect(answer.mutes.map((m) => [m.user.id, m.target.id])).toEqual([['olga', 'pete'], ['olga', 'quin']]);
+    expect((await updated).me?.mutes?.map((m) => m.target.id).sort()).toEqual(['pete', 'quin']);
+    await harness.admin.post(`${harness.url}/moderation/unmute`, { target_ids: ['pete', 'quin'], user_id: 'olga' });
+    const { users } = await harness.admin.queryUsers({ id: 'olga' });
+    expect(users).toHaveLength(1);
+    await expect(harness.admin.post(`${harness.url}/moderation/mute`, { target_ids: [], user_id: 'olga' })).rejects.toMatchObject({ code: 4 });
+  });
+
+  it('mutes a channel for a user with an expiration, and queryChannels as that user finds it by {muted: true}', async () => {
+    await watchingPair(harness, 'owner-muted', 'mia', 'ned');
+    await watchingPair(harness, 'owner-loud', 'mia', 'ned');
+    const channel = harness.admin.channel('messaging', 'owner-muted');
+    const muted = await channel.mute({ user_id: 'ned', expiration: 60_000 });
+    expect(muted.channel_mute?.channel?.cid).toBe('messaging:owner-muted');
+    const asNed = { user_id: 'ned' } as never;
+    const found = await harness.admin.queryChannels({ muted: true, cid: { $in: ['messaging:owner-muted', 'messaging:owner-loud'] } } as never, {}, asNed);
+    expect(found.map((c) => c.cid)).toEqual(['messaging:owner-muted']);
+    const loud = await harness.admin.queryChannels({ muted: false, cid: { $in: ['messaging:owner-muted', 'messaging:owner-loud'] } } as never, {}, asNed);
+    expect(loud.map((c) => c.cid)).toEqual(['messaging:owner-loud']);
+    // For mia, who did not mute it, it is not muted.
+    const forMia = await harness.admin.queryChannels({ muted: true, cid: 'messaging:owner-muted' } as never, {}, { user_id: 'mia' } as never);
+    expect(forMia).toEqual([]);
+  });
+});

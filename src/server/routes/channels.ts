@@ -44,6 +44,7 @@ export function channelRoutes(ctx: ServerContext) {
       offset: boundedInt(body.offset, 'offset', { fallback: 0, max: 1_000_000 }),
       // Server-side calls see every channel; users see open ones and those they belong to.
       viewerId: actor.server ? null : (actor.id ?? ''),
+      userId: actor.id,
       openTypes: openTypesFor(ctx, actor),
     });
     const connection = body.watch === true ? watchingConnection(c, ctx, actor) : undefined;

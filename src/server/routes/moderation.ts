@@ -1,4 +1,4 @@
-// Mutes and flags: `POST /moderation/mute` / `unmute` (a user, `timeout` in minutes),
+// Mutes and flags: `POST /moderation/mute` / `unmute` (a user or a list, `timeout` in minutes),
 // `POST /moderation/mute/channel` / `unmute/channel` (`expiration` in milliseconds), and
 // `POST /moderation/flag` / `unflag` (a message or a user). Mute lists reach the SDK only through
 // notification.mutes_updated / notification.channel_mutes_updated carrying `me`; the responses
@@ -22,6 +22,17 @@ import { notifyMutesUpdated } from '../realtime/user-notifications';
 import type { FlagRow } from '../store/flags';
 
 const MAX_MUTE_MINUTES = 60 * 24 * 365 * 10;
+/** Users muted or unmuted in one call at most (`target_ids`). */
+const MAX_MUTE_TARGETS = 100;
+
+/** `target_id`, or `target_ids` (a list): the users a mute or unmute is about. */
+function targetIds(body: JsonObject): string[] {
+  if (body.target_ids === undefined) return [requiredString(body.target_id, 'target_id or target_ids')];
+  if (!Array.isArray(body.target_ids) || !body.target_ids.length || body.target_ids.length > MAX_MUTE_TARGETS) {
+    throw ApiError.input(`target_ids must be a list of 1 to ${MAX_MUTE_TARGETS} user ids`);
+  }
+  return [...new Set(body.target_ids.map((id, i) => requiredString(id, `target_ids[${i}]`)))];
+}
 
 export function moderationRoutes(ctx: ServerContext) {
   const routes = new Hono<AppEnv>();
@@ -33,19 +44,21 @@ export function moderationRoutes(ctx: ServerContext) {
     const body = await readJson(c);
     const actor = userOf(c, body, 'mute users');
     assertAppPermission(actor, appSettings(ctx), 'mute-user');
-    const targetId = requiredString(body.target_id, 'target_id');
-    if (targetId === actor.id) throw ApiError.input('a user cannot mute themselves');
-    if (!ctx.store.users.get(targetId)) throw ApiError.input(`user ${targetId} does not exist`);
+    const targets = targetIds(body);
+    for (const targetId of targets) {
+      if (targetId === actor.id) throw ApiError.input('a user cannot mute themselves');
+      if (!ctx.store.users.get(targetId)) throw ApiError.input(`user ${targetId} does not exist`);
+    }
     const minutes = boundedInt(body.timeout, 'timeout', { fallback: 0, min: 0, max: MAX_MUTE_MINUTES });
     const now = new Date();
     const expires = minutes ? new Date(now.getTime() + minutes * 60_000).toISOString() : null;
-    const row = ctx.store.mutes.muteUser(actor.id, targetId, expires, now.toISOString());
+    const rows = ctx.store.transaction(() => targets.map((targetId) => ctx.store.mutes.muteUser(actor.id, targetId, expires, now.toISOString())));
     scheduleMuteExpiry(ctx);
     notifyMutesUpdated(ctx, actor.id, 'user');
     const presenter = new Presenter(ctx);
+    // One target (`target_id`): that mute and every mute in force; a list (`target_ids`): a mute for each.
     const response: MuteUserResponse = {
-      mute: presentMute(presenter, row),
-      mutes: activeMutes(ctx, presenter, actor.id).mutes,
+      ...(Array.isArray(body.target_ids) ? { mutes: rows.map((row) => presentMute(presenter, row)) } : { mute: presentMute(presenter, rows[0]!), mutes: activeMutes(ctx, presenter, actor.id).mutes }),
       own_user: presenter.ownUser(ctx.store.users.ensure(actor.id)),
       duration: elapsed(c),
     };
@@ -55,7 +68,8 @@ export function moderationRoutes(ctx: ServerContext) {
   routes.post('/moderation/unmute', auth, async (c) => {
     const body = await readJson(c);
     const actor = userOf(c, body, 'unmute users');
-    ctx.store.mutes.unmuteUser(actor.id, requiredString(body.target_id, 'target_id'));
+    const targets = targetIds(body);
+    ctx.store.transaction(() => targets.forEach((targetId) => ctx.store.mutes.unmuteUser(actor.id, targetId)));
     scheduleMuteExpiry(ctx);
     notifyMutesUpdated(ctx, actor.id, 'user');
     return sendJson({ duration: elapsed(c) } satisfies APIResponse);

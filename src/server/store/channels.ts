@@ -59,6 +59,11 @@ export type ChannelQuery = {
   offset: number;
   /** The querying user; null for server-side queries, which see every channel. */
   viewerId: string | null;
+  /**
+   * Whose own state (pinned, archived, hidden, muted, joined) the filters read: the viewer, or
+   * the user a server-side query names with `user_id`.
+   */
+  userId?: string | null;
   /** Channel types anyone may read; other types are listed only to their members. */
   openTypes: string[];
 };
@@ -108,8 +113,8 @@ export function createChannelStore(db: Db) {
     return added;
   }
 
-  function query({ filter, sort, limit, offset, viewerId, openTypes }: ChannelQuery): ChannelRow[] {
-    const schema = channelSchema(viewerId);
+  function query({ filter, sort, limit, offset, viewerId, userId = viewerId, openTypes }: ChannelQuery): ChannelRow[] {
+    const schema = channelSchema(userId);
     const where = filtersToSql(filter, schema);
     const order = sortToSql(sort, schema, {
       fallback: [{ field: 'last_updated', direction: -1 }],
@@ -125,14 +130,14 @@ export function createChannelStore(db: Db) {
           };
     // Hidden channels appear only to a filter that names `hidden` (the provider's rule).
     const shown = mentions(filter, 'hidden') ? '1' : 'COALESCE(vm.hidden, 0) = 0';
-    // `vm` is the viewer's own membership: pinned/archived filters and the pinned_at sort read it.
+    // `vm` is the user's own membership: pinned/archived filters and the pinned_at sort read it.
     return db
       .prepare(
         `SELECT c.* FROM channels c LEFT JOIN members vm ON vm.cid = c.cid AND vm.user_id = ?
          WHERE c.deleted_at IS NULL AND ${shown} AND ${where.sql} AND ${visible.sql}
          ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
       )
-      .all(viewerId, ...where.params, ...visible.params, ...order.params, limit, offset) as ChannelRow[];
+      .all(userId, ...where.params, ...visible.params, ...order.params, limit, offset) as ChannelRow[];
   }
 
   function queryMembers({ cid, filter, sort, limit, offset }: MemberQuery): MemberRow[] {
@@ -195,6 +200,16 @@ function channelSchema(viewerId: string | null): FilterSchema {
       frozen: { kind: 'boolean', sql: 'c.frozen' },
       disabled: { kind: 'boolean', sql: 'c.disabled' },
       members: { compile: membersCondition },
+      // Whether the viewer muted the channel (a mute in force now).
+      muted: {
+        compile: (op, value) => {
+          if (op !== '$eq' || typeof value !== 'boolean' || viewerId === null) {
+            throw ApiError.input('muted only supports {muted: true|false} for a user');
+          }
+          const sql = 'EXISTS (SELECT 1 FROM channel_mutes cm WHERE cm.cid = c.cid AND cm.user_id = ? AND (cm.expires IS NULL OR cm.expires > ?))';
+          return { sql: value ? sql : `NOT ${sql}`, params: [viewerId, new Date().toISOString()] };
+        },
+      },
       joined: {
         compile: (op, value) => {
           if (op !== '$eq' || typeof value !== 'boolean' || viewerId === null) {
