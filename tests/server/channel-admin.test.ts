@@ -318,3 +318,30 @@ describe('what stays out of reach', () => {
     expect((channel?.data as { name?: string }).name).toBeUndefined();
   });
 });
+
+describe('filter tags', () => {
+  it('adds and removes filter tags, shows them in the channel, keeps them across a data update, and queryChannels finds channels by them', async () => {
+    const tagged = harness.admin.channel('messaging', 'tags-vip', { created_by_id: 'alice', members: ['alice'] } as never);
+    await tagged.create();
+    const other = harness.admin.channel('messaging', 'tags-plain', { created_by_id: 'alice', members: ['alice'] } as never);
+    await other.create();
+    const added = await tagged.addFilterTags(['vip', 'support']);
+    expect(added.channel.filter_tags).toEqual(['vip', 'support']);
+    await other.addFilterTags(['support']);
+
+    const byTag = async (filter: object) => (await harness.admin.queryChannels({ ...filter, cid: { $in: ['messaging:tags-vip', 'messaging:tags-plain'] } } as never)).map((c) => c.cid).sort();
+    expect(await byTag({ filter_tags: { $in: ['vip'] } })).toEqual(['messaging:tags-vip']);
+    expect(await byTag({ filter_tags: { $eq: 'support' } })).toEqual(['messaging:tags-plain', 'messaging:tags-vip']);
+    expect(await byTag({ filter_tags: { $in: ['nothing'] } })).toEqual([]);
+
+    // A full data update replaces the custom data, not the tags.
+    await tagged.update({ name: 'VIP room' } as never);
+    const [reread] = await harness.admin.queryChannels({ cid: 'messaging:tags-vip' });
+    expect(reread?.data).toMatchObject({ name: 'VIP room', filter_tags: ['vip', 'support'] });
+
+    const removed = await tagged.removeFilterTags(['vip']);
+    expect(removed.channel.filter_tags).toEqual(['support']);
+    expect(await byTag({ filter_tags: { $in: ['vip'] } })).toEqual([]);
+    await expect(tagged.addFilterTags([42 as never])).rejects.toMatchObject({ code: 4 });
+  });
+});

@@ -200,6 +200,18 @@ function channelSchema(viewerId: string | null): FilterSchema {
       frozen: { kind: 'boolean', sql: 'c.frozen' },
       disabled: { kind: 'boolean', sql: 'c.disabled' },
       members: { compile: membersCondition },
+      // The channel's filter tags (add_filter_tags): {$in: [tags]} any of them, {$eq: tag} that one.
+      filter_tags: {
+        compile: (op, value) => {
+          const tags = op === '$in' && Array.isArray(value) ? value : op === '$eq' && typeof value === 'string' ? [value] : undefined;
+          if (!tags || tags.some((tag) => typeof tag !== 'string')) throw ApiError.input('filter_tags supports {$in: [tags]} and {$eq: tag}');
+          if (!tags.length) return { sql: '0', params: [] };
+          return {
+            sql: `EXISTS (SELECT 1 FROM json_each(c.custom, '$.filter_tags') t WHERE t.value IN (${tags.map(() => '?').join(',')}))`,
+            params: tags as string[],
+          };
+        },
+      },
       // Whether the viewer muted the channel (a mute in force now).
       muted: {
         compile: (op, value) => {

@@ -34,8 +34,10 @@ export function channelDataChange(
   let next: ChannelData;
   if ('replace' in change) {
     set = change.replace;
-    // The SDK strips reserved keys before sending; anything else not given is removed.
-    next = { ...current, name: null, custom: {} };
+    // The SDK strips reserved keys before sending; anything else not given is removed, except
+    // the filter tags, which have calls of their own (add_filter_tags, remove_filter_tags).
+    const tags = current.custom[FILTER_TAGS];
+    next = { ...current, name: null, custom: tags === undefined ? {} : { [FILTER_TAGS]: tags } };
   } else {
     set = change.set;
     if (change.unset !== undefined && (!Array.isArray(change.unset) || change.unset.some((key) => typeof key !== 'string'))) {
@@ -68,5 +70,23 @@ export function channelDataChange(
     throw ApiError.input('custom channel data is larger than 5KB');
   }
   return { data: next, frozenChanged: next.frozen !== current.frozen, cooldownChanged: next.cooldown !== current.cooldown };
+}
+
+/** Filter tags live with the channel's data, as `filter_tags` (a list of strings). */
+export const FILTER_TAGS = 'filter_tags';
+/** Tags one channel may hold at most. */
+const MAX_FILTER_TAGS = 100;
+
+/** The channel's tags after `add_filter_tags` and `remove_filter_tags`, in the order first added. */
+export function withFilterTags(change: DataChange, add: string[], remove: string[]): DataChange {
+  const current = change.data.custom[FILTER_TAGS];
+  const tags = [...new Set([...(Array.isArray(current) ? current.filter((t): t is string => typeof t === 'string') : []), ...add])].filter(
+    (tag) => !remove.includes(tag),
+  );
+  if (tags.length > MAX_FILTER_TAGS) throw ApiError.input(`a channel holds at most ${MAX_FILTER_TAGS} filter tags`);
+  const custom = { ...change.data.custom };
+  if (tags.length) custom[FILTER_TAGS] = tags;
+  else delete custom[FILTER_TAGS];
+  return { ...change, data: { ...change.data, custom } };
 }
 

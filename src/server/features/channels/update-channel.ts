@@ -14,12 +14,12 @@ import { notifyChannelUpdated, notifyInvitation, notifyOwnCapabilities } from '.
 import { notifyMemberUpdated, notifyMembersAdded, notifyMembersRemoved } from '../../realtime/member-events';
 import type { ChannelRow, MemberRow } from '../../store/channels';
 import { sendMessage } from '../messages/send-message';
-import { channelDataChange, type DataChange } from './channel-data';
+import { channelDataChange, withFilterTags, type DataChange } from './channel-data';
 
 const UPDATE_KEYS = new Set([
   'data', 'message', 'add_members', 'remove_members', 'invites', 'accept_invite', 'reject_invite',
   'add_moderators', 'demote_moderators', 'assign_roles', 'hide_history', 'hide_history_before',
-  'skip_push', 'user_id', 'user',
+  'skip_push', 'user_id', 'user', 'add_filter_tags', 'remove_filter_tags',
 ]);
 
 /** A member to add: an id, or `{user_id, channel_role}` (NewMemberPayload). */
@@ -138,7 +138,10 @@ function parseRequest(ctx: ServerContext, row: ChannelRow, body: JsonObject) {
   const reject = optionalBoolean(body.reject_invite, 'reject_invite');
   if (accept && reject) throw ApiError.input('accept_invite and reject_invite cannot both be set');
   const answer = accept ? true : reject ? false : undefined;
-  const data: DataChange | undefined = body.data === undefined ? undefined : channelDataChange(row, { replace: objectField(body.data, 'data') });
+  let data: DataChange | undefined = body.data === undefined ? undefined : channelDataChange(row, { replace: objectField(body.data, 'data') });
+  const addTags = tagList(body.add_filter_tags, 'add_filter_tags');
+  const removeTags = tagList(body.remove_filter_tags, 'remove_filter_tags');
+  if (addTags.length || removeTags.length) data = withFilterTags(data ?? channelDataChange(row, { set: {}, unset: undefined }), addTags, removeTags);
   if (body.message !== undefined && body.message !== null && !isObject(body.message)) throw ApiError.input('message must be an object');
   const message = isObject(body.message) ? body.message : undefined;
   return { adding, removing, inviting, moderators, demoting, roles, answer, data, message, hideHistoryBefore: hiddenHistory(body) };
@@ -156,6 +159,14 @@ function assertChannelRole(ctx: ServerContext, channelRole: string): void {
 /** The member's `role` field beside its channel role, as the provider reports it. */
 function roleFor(channelRole: string): string {
   return channelRole === 'channel_moderator' ? 'moderator' : 'member';
+}
+
+function tagList(value: unknown, name: string): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || value.some((tag) => typeof tag !== 'string' || !tag || tag.length > 255)) {
+    throw ApiError.input(`${name} must be a list of tags (strings of 1 to 255 characters)`);
+  }
+  return [...new Set(value as string[])];
 }
 
 function ids(value: unknown, name: string): string[] {
