@@ -283,6 +283,9 @@ export const en = {
   'list.mute': 'Mute for an hour',
   'list.unmute': 'Unmute',
   'list.archive': 'Archive',
+  'list.unarchive': 'Unarchive',
+  'list.archived': 'Archived ({count})',
+  'list.archivedEmpty': 'No archived conversations.',
   'list.newConversation': '+ New conversation',
 
   // Starting a conversation

@@ -228,6 +228,8 @@ export const widgetStyles = /* css */ `
 .channel-row { display: flex; align-items: center; padding-inline-end: 8px; }
 .channel-row .channel-item { flex: 1; min-width: 0; }
 .menu-trigger.visible { opacity: 0.7; }
+.archived-entry { margin: 4px 12px 12px; padding: 8px 12px; border: 0; border-radius: 10px; background: transparent; color: var(--cw-muted); cursor: pointer; text-align: start; }
+.archived-entry:hover { background: var(--cw-surface); color: var(--cw-text); }
 .new-conversation-button { margin: 10px 12px 4px; padding: 8px 12px; border: 1px dashed var(--cw-border); border-radius: 10px; background: transparent; color: var(--cw-accent-ink); font-weight: 650; cursor: pointer; text-align: start; }
 .new-conversation { padding-top: 10px; }
 .new-conversation-row { display: flex; align-items: center; gap: 8px; }

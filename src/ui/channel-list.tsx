@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useReducer, useState } from 'react';
+import { useEffect, useMemo, useReducer, useState, type ReactNode } from 'react';
 import type { Channel, ChannelFilters, ChannelManagerState, ChannelSort, StreamChat } from 'stream-chat';
 import type { ChannelRef } from '../element/attributes';
 import { channelName } from '../session/channel-handle';
@@ -19,7 +19,7 @@ const selectChannels = (state: ChannelManagerState) => ({
 });
 
 // Pinned channels first (the SDK's ChannelManager keeps them there when the sort says so),
-// then by latest activity; archived channels are left out.
+// then by latest activity; archived channels are listed apart.
 const SORT: ChannelSort = [{ pinned_at: -1 }, { last_message_at: -1 }];
 const MUTE_FOR_MS = 60 * 60 * 1000;
 // Events that change what a row shows without reordering the list.
@@ -35,11 +35,14 @@ function lastMessagePreview(t: Translate, channel: Channel): string {
 
 interface ChannelRowProps {
   channel: Channel;
+  /** Shown in the archived conversations: its menu unarchives. */
+  archived: boolean;
   onPick: (ref: ChannelRef) => void;
   onError: (notice: Text) => void;
+  onArchiveChange: () => void;
 }
 
-function ChannelRow({ channel, onPick, onError }: ChannelRowProps) {
+function ChannelRow({ channel, archived, onPick, onError, onArchiveChange }: ChannelRowProps) {
   const [menuOpen, setMenuOpen] = useState(false);
   const t = useT();
   const name = channelName(channel);
@@ -83,9 +86,15 @@ function ChannelRow({ channel, onPick, onError }: ChannelRowProps) {
             <button type="button" role="menuitem" className="menu-item" onClick={act(muted ? 'list.unmute' : 'list.muteShort', () => (muted ? channel.unmute() : channel.mute({ expiration: MUTE_FOR_MS })))}>
               {t(muted ? 'list.unmute' : 'list.mute')}
             </button>
-            <button type="button" role="menuitem" className="menu-item" onClick={act('list.archive', () => channel.archive())}>
-              {t('list.archive')}
-            </button>
+            {archived ? (
+              <button type="button" role="menuitem" className="menu-item" onClick={act('list.unarchive', () => channel.unarchive().then(onArchiveChange))}>
+                {t('list.unarchive')}
+              </button>
+            ) : (
+              <button type="button" role="menuitem" className="menu-item" onClick={act('list.archive', () => channel.archive().then(onArchiveChange))}>
+                {t('list.archive')}
+              </button>
+            )}
           </div>
         )}
       </div>
@@ -99,11 +108,75 @@ interface ChannelListProps {
   onPick: (ref: ChannelRef) => void;
 }
 
+/** The list's own page of archived conversations reaches this many; more shows as "30+". */
+const ARCHIVED_PAGE = 30;
+
+/**
+ * How many conversations the visitor archived, counted again when they archive or unarchive one
+ * here or on another device (member.updated carries their membership's archived_at).
+ */
+function useArchivedCount(client: StreamChat, userId: string): [number, () => void] {
+  const [count, setCount] = useState(0);
+  const [asked, recount] = useReducer((n: number) => n + 1, 0);
+  useEffect(() => {
+    let current = true;
+    client
+      .queryChannels({ members: { $in: [userId] }, archived: true }, SORT, { limit: ARCHIVED_PAGE, watch: false, presence: false })
+      .then((channels) => current && setCount(channels.length))
+      .catch(() => undefined); // the entry stays as it was; the list itself says if loading fails
+    return () => {
+      current = false;
+    };
+  }, [client, userId, asked]);
+  useEffect(() => {
+    const mine = (event: { member?: { user_id?: string; user?: { id: string } } }) =>
+      (event.member?.user_id ?? event.member?.user?.id) === userId && recount();
+    return client.on('member.updated', mine).unsubscribe;
+  }, [client, userId]);
+  return [count, recount];
+}
+
 /**
  * The user's channels, kept live by the SDK's ChannelManager (it reorders on new messages,
- * keeps pinned channels on top, drops archived ones, and adds channels the user joins).
+ * keeps pinned channels on top, drops archived ones, and adds channels the user joins). At the
+ * end, "Archived (N)" opens the archived ones, each with "Unarchive", kept live the same way.
  */
 export function ChannelList({ client, userId, onPick }: ChannelListProps) {
+  const [showArchived, setShowArchived] = useState(false);
+  const [archivedCount, recount] = useArchivedCount(client, userId);
+  const t = useT();
+  if (showArchived) {
+    return (
+      <div className="channel-list-view">
+        <button type="button" className="new-conversation-button" part="archived-back" onClick={() => setShowArchived(false)}>
+          {t('panel.backToConversations')}
+        </button>
+        <Conversations client={client} userId={userId} archived onPick={onPick} onArchiveChange={recount} />
+      </div>
+    );
+  }
+  return (
+    <Conversations client={client} userId={userId} archived={false} onPick={onPick} onArchiveChange={recount}>
+      {archivedCount > 0 && (
+        <button type="button" className="archived-entry" part="archived-entry" onClick={() => setShowArchived(true)}>
+          {t('list.archived', { count: archivedCount >= ARCHIVED_PAGE ? `${ARCHIVED_PAGE}+` : archivedCount })}
+        </button>
+      )}
+    </Conversations>
+  );
+}
+
+interface ConversationsProps {
+  client: StreamChat;
+  userId: string;
+  archived: boolean;
+  onPick: (ref: ChannelRef) => void;
+  onArchiveChange: () => void;
+  /** What follows the list (the archived entry). */
+  children?: ReactNode;
+}
+
+function Conversations({ client, userId, archived, onPick, onArchiveChange, children }: ConversationsProps) {
   const manager = useMemo(() => client.createChannelManager({}), [client]);
   const { channels, initialized, error } = useStateStore(manager.state, selectChannels);
   const [notice, setNotice] = useState<Text | null>(null);
@@ -111,7 +184,7 @@ export function ChannelList({ client, userId, onPick }: ChannelListProps) {
   const t = useT();
   const say = useSay();
   const [, refresh] = useReducer((n: number) => n + 1, 0);
-  const filters: ChannelFilters = useMemo(() => ({ members: { $in: [userId] }, archived: false }), [userId]);
+  const filters: ChannelFilters = useMemo(() => ({ members: { $in: [userId] }, archived }), [userId, archived]);
   const load = () => void manager.queryChannels(filters, SORT, { limit: 30 });
 
   useEffect(() => {
@@ -130,7 +203,7 @@ export function ChannelList({ client, userId, onPick }: ChannelListProps) {
   if (!initialized) return <StatusView tone="info" title={t('list.loading')} />;
   return (
     <div className="channel-list-view">
-      {starting ? (
+      {archived ? null : starting ? (
         <NewConversation client={client} userId={userId} onStarted={onPick} onCancel={() => setStarting(false)} onError={setNotice} />
       ) : (
         <button type="button" className="new-conversation-button" part="new-conversation" onClick={() => setStarting(true)}>
@@ -143,14 +216,15 @@ export function ChannelList({ client, userId, onPick }: ChannelListProps) {
         </p>
       )}
       {channels.length === 0 ? (
-        <p className="empty">{t('list.empty')}</p>
+        <p className="empty">{t(archived ? 'list.archivedEmpty' : 'list.empty')}</p>
       ) : (
-        <ul className="channel-list" part="channel-list" aria-label={t('panel.conversations')}>
+        <ul className="channel-list" part="channel-list" aria-label={archived ? t('list.archived', { count: channels.length }) : t('panel.conversations')}>
           {channels.map((channel) => (
-            <ChannelRow key={channel.cid} channel={channel} onPick={onPick} onError={setNotice} />
+            <ChannelRow key={channel.cid} channel={channel} archived={archived} onPick={onPick} onError={setNotice} onArchiveChange={onArchiveChange} />
           ))}
         </ul>
       )}
+      {children}
     </div>
   );
 }

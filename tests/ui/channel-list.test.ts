@@ -48,6 +48,30 @@ describe('the channel list (no channel attribute)', () => {
     await waitFor(() => expect(names(el)).not.toContain('Busy room'), { timeout: 5000 });
   });
 
+  it('lists archived conversations behind "Archived (N)" at the end, and unarchives one back into the list', async () => {
+    const carol = await otherUser(backend.server.url, 'carol');
+    const room = carol.channel('messaging', 'archive-room', { members: ['carol', 'bob'], name: 'Archive room' } as never);
+    await room.create();
+    await carol.disconnectUser();
+    const el = await openList('bob', '/token/bob-archive');
+    const row = (name: string) => [...(el.shadowRoot?.querySelectorAll('.channel-row') ?? [])].find((r) => r.textContent?.includes(name)) as HTMLElement | undefined;
+    await waitFor(() => expect(row('Archive room')).toBeDefined(), { timeout: 5000 });
+    expect(part(el, 'archived-entry')).toBeNull();
+    (row('Archive room')!.querySelector('[aria-haspopup="menu"]') as HTMLButtonElement).click();
+    (await shadow(el).findByRole('menuitem', { name: 'Archive' })).click();
+    await waitFor(() => expect(part(el, 'archived-entry')?.textContent).toBe('Archived (1)'), { timeout: 5000 });
+    expect(names(el)).not.toContain('Archive room');
+
+    (part(el, 'archived-entry') as HTMLButtonElement).click();
+    await waitFor(() => expect(names(el)).toEqual(['Archive room']), { timeout: 5000 });
+    (row('Archive room')!.querySelector('[aria-haspopup="menu"]') as HTMLButtonElement).click();
+    (await shadow(el).findByRole('menuitem', { name: 'Unarchive' })).click();
+    await waitFor(() => expect(names(el)).toEqual([]), { timeout: 5000 });
+    (part(el, 'archived-back') as HTMLButtonElement).click();
+    await waitFor(() => expect(names(el)).toContain('Archive room'), { timeout: 5000 });
+    await waitFor(() => expect(part(el, 'archived-entry')).toBeNull(), { timeout: 5000 });
+  });
+
   it('shows a muted conversation\'s unread count in a neutral badge, not the alert colour', async () => {
     const carol = await otherUser(backend.server.url, 'carol');
     const room = carol.channel('messaging', 'mute-room', { members: ['carol', 'dave'], name: 'Mute room' } as never);
