@@ -1,3 +1,4 @@
+import { requestToken } from '../session/token-request';
 import { visitorStorage } from '../session/visitor-storage';
 import { ATTRIBUTES, panelShown, parseAttributes, parseBoolean, readAttributes, type AttributeName, type RawAttributes } from './attributes';
 import { emitFrom, type Emit } from './events';
@@ -193,19 +194,25 @@ export class ChatWidgetElement extends HTMLElement {
    * closes after a while (ChatSession.prepare), and a failed start is retried.
    */
   private intent() {
-    const prepare = (runtime: ChatRuntime) => {
+    const prepare = (runtime: ChatRuntime, token?: Promise<Response>) => {
       const parsed = parseAttributes(readAttributes(this));
       const closed = parsed.ok && parsed.guests === 'none' && !parsed.config.tokenEndpoint;
-      if (parsed.ok && !closed && this.isConnected) runtime.prepare?.(parsed.config);
+      if (parsed.ok && !closed && this.isConnected) runtime.prepare?.(parsed.config, token);
     };
     if (this.runtime) return prepare(this.runtime);
     // The runtime is asked for once on intent (a failed fetch is retried by opening the chat).
     if (this.reaching) return;
     this.reaching = true;
+    // The token endpoint's request travels while the runtime loads, unless the chat is already
+    // starting (a returning visitor's session asks for its own).
+    const parsed = parseAttributes(readAttributes(this));
+    const endpoint = parsed.ok && !this.loading && !this.panel ? parsed.config.tokenEndpoint : null;
+    const token = endpoint ? requestToken(endpoint) : undefined;
+    token?.catch(() => undefined); // read, and reported, by the session
     runtimeSource()
       .then((runtime) => {
         this.runtime ??= runtime;
-        prepare(runtime);
+        prepare(runtime, token);
       })
       .catch(() => undefined);
   }

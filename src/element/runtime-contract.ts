@@ -32,9 +32,10 @@ export interface ChatRuntime {
   /**
    * The visitor reached for the launcher: start the session this configuration's panel will use
    * (the token and the socket), without a panel. Optional: a full file older than its loader may
-   * lack it, and the click then starts everything as before.
+   * lack it, and the click then starts everything as before. `token`: the token endpoint's
+   * request, sent by the element on the same intent while the runtime loaded.
    */
-  prepare?(config: WidgetConfig): void;
+  prepare?(config: WidgetConfig, token?: Promise<Response>): void;
 }
 
 /** Loads (once) and returns the runtime. */

@@ -55,6 +55,8 @@ export class ChatSession {
   private userSet = false;
   /** A channel watched before the connection resolved; dropped if the connection fails. */
   private early: ChannelHandle | null = null;
+  /** A token request already sent (prepare), used by the next attempt instead of a new one. */
+  private startedToken: Promise<Response> | undefined;
 
   constructor(
     readonly identity: SessionIdentity,
@@ -92,7 +94,9 @@ export class ChatSession {
    * this browser until a panel holds the session, and if none does within PREPARED_GRACE_MS the
    * session closes again.
    */
-  prepare(): void {
+  prepare(token?: Promise<Response>): void {
+    // The token request the element sent on the same intent, read by the next connection attempt.
+    if (token && this.state.getLatestValue().status !== 'connected' && !this.connecting) this.startedToken = token;
     if (!this.held) {
       clearTimeout(this.releaseTimer);
       this.releaseTimer = setTimeout(() => void this.close(), PREPARED_GRACE_MS);
@@ -117,6 +121,12 @@ export class ChatSession {
     if (this.state.getLatestValue().status === 'connecting') this.early = handle;
     void handle.load();
   }
+
+  /**
+   * Whether this session is itself waiting for the previous visitor's to close: two sessions
+   * started on intent, neither held, must not each wait for the other (sessions.ts).
+   */
+  replacing = false;
 
   /** Whether any element still holds the session. */
   get held(): boolean {
@@ -164,10 +174,17 @@ export class ChatSession {
     const { apiKey, tokenEndpoint, userName } = this.identity;
     this.state.partialNext({ status: 'connecting', error: null });
     // disconnectUser of the previous visitor is awaited before this one's connectUser.
-    await this.replacePrevious();
+    this.replacing = true;
+    try {
+      await this.replacePrevious();
+    } finally {
+      this.replacing = false;
+    }
     try {
       if (tokenEndpoint) {
-        const grant = await fetchToken(tokenEndpoint);
+        const started = this.startedToken;
+        this.startedToken = undefined;
+        const grant = await fetchToken(tokenEndpoint, started);
         this.state.partialNext({ channel: grant.channel ?? null });
         // The SDK asks its token provider at once and again whenever a token expires (code 40):
         // the first answer is the one we already have, later ones are fetched fresh.

@@ -29,15 +29,16 @@ function signOutOthers(next: ChatSession): Promise<unknown> {
   // The panels connect in a layout effect: a site that changes several elements' identity in one
   // task has re-rendered only the first of them yet. Their turn comes before the next task.
   return new Promise((resolve) => setTimeout(resolve)).then(() =>
-    Promise.all(others().filter((session) => !session.held).map((session) => session.signOut())),
+    Promise.all(others().filter((session) => !session.held && !session.replacing).map((session) => session.signOut())),
   );
 }
 
 /**
  * The visitor reached for the launcher: the session the panel will use starts now (token and
- * socket), without a panel. See ChatSession.prepare.
+ * socket), without a panel; `token` is the token endpoint's request if the element already sent
+ * it. See ChatSession.prepare.
  */
-export function prepareSession(config: WidgetConfig): void {
+export function prepareSession(config: WidgetConfig, token?: Promise<Response>): void {
   const { apiKey, baseUrl, tokenEndpoint, userName } = config;
-  sessionFor({ apiKey, baseUrl, tokenEndpoint, userName }).prepare();
+  sessionFor({ apiKey, baseUrl, tokenEndpoint, userName }).prepare(token);
 }

@@ -1,6 +1,7 @@
 import { parseChannel, type ChannelRef } from '../element/attributes';
 import { SessionError } from './session-error';
 import { text } from '../i18n/translate';
+import { requestToken, TOKEN_TIMEOUT_MS as TIMEOUT_MS } from './token-request';
 
 export interface TokenGrant {
   token: string;
@@ -9,21 +10,17 @@ export interface TokenGrant {
   channel?: ChannelRef;
 }
 
-const TIMEOUT_MS = 10_000;
 
 /**
  * Asks the site's token endpoint who the visitor is. The site's own session cookie
  * travels with the request (`credentials: 'include'`); the answer is
  * `{"token": "<jwt>", "user": {"id": …}}`. Every failure becomes a readable SessionError.
  */
-export async function fetchToken(endpoint: string): Promise<TokenGrant> {
+export async function fetchToken(endpoint: string, started?: Promise<Response>): Promise<TokenGrant> {
   let response: Response;
   try {
-    response = await fetch(endpoint, {
-      credentials: 'include',
-      headers: { accept: 'application/json' },
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
+    // `started`: the same request, sent by the element on the visitor's intent (requestToken).
+    response = await (started ?? requestToken(endpoint));
   } catch (error) {
     const timedOut = (error as Error)?.name === 'TimeoutError';
     throw new SessionError(

@@ -5,7 +5,10 @@
 import { waitFor } from '@testing-library/preact';
 import { StreamChat } from 'stream-chat';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { setRuntimeSource } from '../../src/element/chat-widget';
+import type { ChatRuntime } from '../../src/element/runtime-contract';
 import { sessionFor } from '../../src/session/sessions';
+import { loadRuntime } from '../../src/ui/runtime-loader';
 import { mount, part, waitForEvent } from '../element/helpers';
 import { API_KEY, stubTokenEndpoint, tokenFor, useBackend } from '../ui/backend';
 
@@ -13,6 +16,7 @@ const backend = useBackend();
 const SESSION_MARK = `chat-widget:${API_KEY}:session`;
 
 afterEach(() => {
+  setRuntimeSource(loadRuntime);
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
   localStorage.clear();
@@ -58,12 +62,34 @@ describe('the visitor reaching for the launcher', () => {
     el.remove();
   });
 
+  it('sends the token request while the runtime is still loading, and the session uses its answer', async () => {
+    const calls = stubTokenEndpoint({ token: tokenFor('alice'), user: { id: 'alice' } });
+    const sockets = vi.spyOn(StreamChat.prototype, 'connect');
+    let loaded: (runtime: ChatRuntime) => void = () => undefined;
+    setRuntimeSource(() => new Promise<ChatRuntime>((resolve) => (loaded = resolve)));
+    const el = mount({ 'api-key': API_KEY, 'base-url': backend.server.url, channel: 'messaging:general', 'token-endpoint': '/token/parallel' });
+    part(el, 'launcher')?.dispatchEvent(new Event('pointerenter'));
+    expect(calls).toHaveLength(1);
+    expect(sockets).not.toHaveBeenCalled();
+    loaded(await loadRuntime());
+    await waitFor(() => expect(sockets).toHaveBeenCalledTimes(1));
+    const ready = waitForEvent(el, 'chat-widget-ready');
+    el.open();
+    expect((await ready).userId).toBe('alice');
+    expect(calls).toHaveLength(1);
+    el.remove();
+  });
+
   it('starts the session on a touch and on focus as well', async () => {
     for (const type of ['touchstart', 'focus']) {
       const calls = stubTokenEndpoint({ token: tokenFor('alice'), user: { id: 'alice' } });
       const el = mount({ 'api-key': API_KEY, 'base-url': backend.server.url, channel: 'messaging:general', 'token-endpoint': `/token/${type}` });
       part(el, 'launcher')?.dispatchEvent(new Event(type));
-      await waitFor(() => expect(calls).toHaveLength(1));
+      const session = sessionFor({ apiKey: API_KEY, baseUrl: backend.server.url, tokenEndpoint: new URL(`/token/${type}`, document.baseURI).href, userName: null });
+      await waitFor(() => expect(session.state.getLatestValue().status).toBe('connected'));
+      expect(calls).toHaveLength(1);
+      expect(session.held).toBe(false);
+      await session.signOut();
       el.remove();
       vi.unstubAllGlobals();
     }
@@ -76,6 +102,19 @@ describe('the visitor reaching for the launcher', () => {
     await settle(200);
     expect(post).not.toHaveBeenCalled();
     el.remove();
+  });
+});
+
+describe('sessions started on intent', () => {
+  it('two of one app, for different visitors, do not wait on each other: the later one replaces the earlier', async () => {
+    stubTokenEndpoint({ token: tokenFor('alice'), user: { id: 'alice' } }, { token: tokenFor('carol'), user: { id: 'carol' } });
+    const identity = (path: string) => ({ apiKey: API_KEY, baseUrl: backend.server.url, tokenEndpoint: path, userName: null });
+    const first = sessionFor(identity('/token/first'));
+    const second = sessionFor(identity('/token/second'));
+    first.prepare();
+    second.prepare();
+    await waitFor(() => expect([first, second].map((session) => session.state.getLatestValue().status)).toEqual(['idle', 'connected']));
+    await Promise.all([first.signOut(), second.signOut()]);
   });
 });
 

@@ -1,0 +1,14 @@
+// The request to the site's token endpoint, on its own so the element (the part every page
+// evaluates) can send it on the visitor's intent without the session's code: it then travels
+// while the runtime loads, and the session reads its answer (token-endpoint.ts).
+
+export const TOKEN_TIMEOUT_MS = 10_000;
+
+/** The site's own session cookie travels with the request; the answer is read by fetchToken. */
+export function requestToken(endpoint: string): Promise<Response> {
+  return fetch(endpoint, {
+    credentials: 'include',
+    headers: { accept: 'application/json' },
+    signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
+  });
+}
