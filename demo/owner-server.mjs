@@ -10,6 +10,7 @@ export async function setUpSupport(stream) {
     { id: 'agent-sam', name: 'Sam (support)', role: 'admin' },
     { id: 'ann', name: 'Ann' },
     { id: 'spammer', name: 'Totally Legit' },
+    { id: 'troll', name: 'Not A Troll' },
   ]);
   const support = stream.channel('messaging', 'support-ann', {
     name: 'Ann ↔ Support',
@@ -21,6 +22,12 @@ export async function setUpSupport(stream) {
   await support.sendMessage({ text: 'Hi Ann, how can we help?', user_id: 'agent-sam' });
   // An hour's ban from every channel, with the reason the visitor is shown.
   await stream.banUser('spammer', { timeout: 60, reason: 'spam', banned_by_id: 'agent-sam' });
+  // Tags to find the channel by, a channel muted for the agent for an hour (ms), two users muted
+  // for Ann at once, and a draft reply waiting in the agent's composer.
+  await support.addFilterTags(['vip']);
+  await support.mute({ user_id: 'agent-sam', expiration: 60 * 60 * 1000 });
+  await stream.post(`${stream.baseURL}/moderation/mute`, { target_ids: ['spammer', 'troll'], user_id: 'ann' });
+  await support.createDraft({ text: 'We will call you back', user_id: 'agent-sam' });
   return support;
 }
 

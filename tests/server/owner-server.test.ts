@@ -36,6 +36,11 @@ describe('the README\'s server code', () => {
       expect(support?.state.members['agent-sam']?.channel_role).toBe('channel_moderator');
       const { bans } = await harness.admin.queryBannedUsers({ user_id: 'spammer' });
       expect(bans?.[0]).toMatchObject({ reason: 'spam', expires: expect.any(String) });
+      const tagged = await harness.admin.queryChannels({ filter_tags: { $in: ['vip'] } } as never);
+      expect(tagged.map((c) => c.cid)).toEqual(['messaging:support-ann']);
+      const mutedForSam = await harness.admin.queryChannels({ muted: true } as never, {}, { user_id: 'agent-sam' } as never);
+      expect(mutedForSam.map((c) => c.cid)).toEqual(['messaging:support-ann']);
+      expect(ann.mutedUsers.map((m) => m.target.id).sort()).toEqual(['spammer', 'troll']);
 
       for (let i = 0; i < 100 && !events.some((e) => e.type === 'user.banned'); i++) await sleep(20);
       expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['message.new', 'member.updated', 'user.banned']));
