@@ -172,6 +172,20 @@ describe('bad input in the search view', () => {
     expect(el.shadowRoot?.querySelector('img')).toBeNull();
   });
 
+  it('never shows a blank list: while a longer query waits for its search after an empty answer, it says it is searching', async () => {
+    const el = await openAsAlice('/token/search-alice-8');
+    await openSearch(el);
+    typeQuery(el, 'zqx');
+    await waitFor(() => expect(shadow(el).getByText('Nothing matches “zqx”.')).toBeTruthy());
+    // The next letter's search is debounced: until it runs, every source still holds the empty
+    // answer for "zqx", which once made the results a blank list with no text.
+    typeQuery(el, 'zqxw');
+    const results = part(el, 'search-results') as HTMLElement;
+    expect(results.textContent?.trim()).not.toBe('');
+    expect(results.textContent).toContain('Searching');
+    await waitFor(() => expect(shadow(el).getByText('Nothing matches “zqxw”.')).toBeTruthy());
+  });
+
   it('says why a 10,000-character query failed, and searches again after', async () => {
     const el = await openAsAlice('/token/search-alice-7');
     await openSearch(el);

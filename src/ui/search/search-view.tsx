@@ -153,9 +153,11 @@ export function SearchView({ search, client, ownUserId, focusKey, onOpenChannel,
   };
 
   const query = typed.trim();
-  const waiting = active.some((source) => states[source].isLoading || states[source].items === undefined);
-  const nothing =
-    !waiting && active.every((source) => states[source].searchQuery === query && !states[source].items?.length && !states[source].error);
+  // A source answers the query it last ran: until its debounced search for what was typed since
+  // runs, it still holds the previous answer. Empty, that is "Searching…", never a blank list.
+  const pending = (source: SourceType) => states[source].searchQuery !== query;
+  const waiting = active.some((source) => states[source].isLoading || states[source].items === undefined || pending(source));
+  const nothing = !waiting && active.every((source) => !states[source].items?.length && !states[source].error);
 
   const group = (source: SourceType) => {
     const state = states[source];
@@ -203,7 +205,7 @@ export function SearchView({ search, client, ownUserId, focusKey, onOpenChannel,
             ))}
         </ul>
       );
-    } else if (state.isLoading) {
+    } else if (state.isLoading || pending(source)) {
       content = (
         <p className="search-state" role="status">
           <span className="spinner small" aria-hidden="true" /> {t(`search.${source}.searching`)}
