@@ -10,14 +10,19 @@
 // until its debounced search has come back and been painted, less the harness's own cost (the
 // same calls over as long a window with no key). The same run is made on keystroke-floor.html,
 // a framework-free page making the same requests, as the floor this machine allows.
+//
+// Honest figures (issue 18): the machine is shared, so its load can change between two runs.
+// Ours and the floor are measured in PAIRS back-to-back runs, in alternating order (ours then
+// floor, floor then ours, …), each in a fresh browser context; every figure is the median over
+// the pairs, with its spread (min–max), and the budgeted ratio is taken within each pair.
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../../src/server/index';
 import { BENCH_LIMITS } from './backend';
 import { openStore } from '../../src/server/store/store';
-import { median, percentile } from './stats';
+import { median, percentile, spread } from './stats';
 import type { BenchRow } from './types';
 import { TRACE_CATEGORIES, workBetweenStamps, type WindowWork } from './trace';
 import { benchContext, writeWidgetSite } from './widget-site';
@@ -26,14 +31,19 @@ const API_KEY = 'bench-keystroke-key';
 const API_SECRET = 'bench-keystroke-secret-long-enough-for-hs256';
 const USERS = 10_000;
 const TEXT_LENGTH = 2_000;
-const WARM_UP = 10;
-const KEYSTROKES = 100;
-const IDLE_WINDOWS = 40;
+/** Paired runs (ours and the floor back to back); issue 18 asks for at least five. */
+const PAIRS = 5;
+/** Per run: keys typed before measuring, keys measured, and idle windows (half after each kind of key). */
+const WARM_UP = 4;
+const KEYSTROKES = 24;
+const IDLE_WINDOWS = 10;
 /** The SDK sends typing.stop a second after the last keystroke, on a 500 ms clock. */
 const TYPING_STOP_MS = 2_000;
 const BUDGET_P95_MS = 16;
-/** The whole benchmark, seeding included, gives up after this long. */
-const CAP_MS = 5 * 60_000;
+/** Issue 18: main-thread p95 at most 1.2x the floor page's in the same run (here: the same pair). */
+const BUDGET_P95_RATIO = 1.2;
+/** The whole benchmark, seeding included, gives up after this long (run.ts gives it 6 minutes). */
+const CAP_MS = 5.5 * 60_000;
 /** How long a keystroke's debounced search may take to come back before we stop waiting. */
 const SEARCH_WAIT_MS = 2_000;
 
@@ -153,11 +163,19 @@ function netOfIdle(windows: WindowWork[], metric: 'wallMs' | 'cpuMs') {
   const net = windows
     .filter((w) => w.label.startsWith('key '))
     .map((w) => Math.max(0, w[metric] - idleOf.get(w.label.slice(4))!));
-  return { samples: net.length, p50: median(net), p95: percentile(net, 95), idle: median([...idleOf.values()]) };
+  return { net, samples: net.length, p50: median(net), p95: percentile(net, 95), idle: median([...idleOf.values()]) };
+}
+
+type Net = ReturnType<typeof netOfIdle>;
+type Measured = { run: PageRun; cpu: Net; wall: Net };
+
+function measure(run: PageRun): Measured {
+  return { run, cpu: netOfIdle(run.windows, 'cpuMs'), wall: netOfIdle(run.windows, 'wallMs') };
 }
 
 export default async function composerKeystroke(): Promise<BenchRow[]> {
   const deadline = Date.now() + CAP_MS;
+  const loadStart = loadavg()[0] ?? Number.NaN;
   const dir = mkdtempSync(join(tmpdir(), 'chat-widget-bench-keystroke-'));
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
@@ -171,35 +189,70 @@ export default async function composerKeystroke(): Promise<BenchRow[]> {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
     }));
-    const both = async () => ({
-      widget: await typeAndTrace(launched, `${url}/bench.html`, deadline),
-      floor: await typeAndTrace(launched, `${url}/keystroke-floor.html`, deadline),
-    });
-    const { widget, floor } = await withCap(both(), Math.max(1, deadline - Date.now()));
+    const pages = { ours: `${url}/bench.html`, floor: `${url}/keystroke-floor.html` } as const;
+    const pairs: Array<{ ours: Measured; floor: Measured }> = [];
+    const all = async () => {
+      for (let i = 0; i < PAIRS; i++) {
+        const started = Date.now();
+        // Alternate the order, so neither side always runs first (warmer caches, a load that rises or falls).
+        const order = i % 2 === 0 ? (['ours', 'floor'] as const) : (['floor', 'ours'] as const);
+        const pair: Partial<{ ours: Measured; floor: Measured }> = {};
+        for (const side of order) pair[side] = measure(await typeAndTrace(launched, pages[side], deadline));
+        pairs.push(pair as { ours: Measured; floor: Measured });
+        process.stderr.write(`  keystroke pair ${i + 1}/${PAIRS} (${order.join(', ')}): ${Math.round((Date.now() - started) / 1000)} s, load ${(loadavg()[0] ?? Number.NaN).toFixed(2)}\n`);
+      }
+    };
+    await withCap(all(), Math.max(1, deadline - Date.now()));
+    const loadEnd = loadavg()[0] ?? Number.NaN;
     const round = (n: number) => Math.round(n * 100) / 100;
-    const cpu = netOfIdle(widget.windows, 'cpuMs');
-    const wall = netOfIdle(widget.windows, 'wallMs');
-    const floorCpu = netOfIdle(floor.windows, 'cpuMs');
-    const floorWall = netOfIdle(floor.windows, 'wallMs');
+    type Side = 'ours' | 'floor';
+    type Stat = 'p50' | 'p95';
+    const values = (side: Side, metric: 'cpu' | 'wall', stat: Stat) => pairs.map((pair) => pair[side][metric][stat]);
+    const mid = (side: Side, metric: 'cpu' | 'wall', stat: Stat) => round(median(values(side, metric, stat)));
+    const ratios = (metric: 'cpu' | 'wall', stat: Stat) => pairs.map((pair) => pair.ours[metric][stat] / pair.floor[metric][stat]);
+    const spreads = (metric: 'cpu' | 'wall', stat: Stat) =>
+      `spread over the ${pairs.length} pairs: ours ${spread(values('ours', metric, stat))} ms, floor ${spread(values('floor', metric, stat))} ms, per-pair ratio ${spread(ratios(metric, stat))}`;
+    const searches = (side: Side) => pairs.reduce((total, pair) => total + pair[side].run.searches, 0);
+    const last = pairs[pairs.length - 1]!;
+    const keysPerRun = WARM_UP + KEYSTROKES;
     const method =
-      `${cpu.samples} keystrokes after ${WARM_UP} warm-up, alternating "e" and Backspace after "@us" in a ${widget.length}-character text; ` +
-      `renderer main-thread top-level tasks in a Chromium trace from the key until its debounced member search (${widget.searches}/${WARM_UP + KEYSTROKES} came back) ` +
-      `was painted + 2 frames + 50 ms, typing.start events included, less the median of as long a window with the same harness calls and no key ` +
-      `(thread ${round(cpu.idle)} ms, wall ${round(wall.idle)} ms); 1x CPU; ${widget.options} options shown at the end; ` +
-      `peer = keystroke-floor.html, the same requests and list by hand with no framework or SDK (${floor.searches}/${WARM_UP + KEYSTROKES} searches, ${floor.options} options)`;
+      `median of ${pairs.length} paired runs, each pair ours and the floor back to back in alternating order (ours first in the odd pairs, the floor first in the even ones), each run a fresh context; ` +
+      `load average ${loadStart.toFixed(2)} at the start, ${loadEnd.toFixed(2)} at the end; ` +
+      `per run ${KEYSTROKES} keystrokes (its p95 is the key at rank ${Math.ceil(0.95 * KEYSTROKES)} of ${KEYSTROKES}) after ${WARM_UP} warm-up, alternating "e" and Backspace after "@us" in a ${last.ours.run.length}-character text; ` +
+      `renderer main-thread top-level tasks in a Chromium trace from the key until its debounced member search (${searches('ours')}/${keysPerRun * pairs.length} came back) ` +
+      `was painted + 2 frames + 50 ms, typing.start events included, less the median of ${IDLE_WINDOWS} as long windows per run with the same harness calls and no key ` +
+      `(thread ${round(median(pairs.map((pair) => pair.ours.cpu.idle)))} ms, wall ${round(median(pairs.map((pair) => pair.ours.wall.idle)))} ms, medians over the pairs); 1x CPU; ${last.ours.run.options} options shown at the end; ` +
+      `peer = keystroke-floor.html, the same requests and list by hand with no framework or SDK (${searches('floor')}/${keysPerRun * pairs.length} searches, ${last.floor.run.options} options); ` +
+      spreads('cpu', 'p50');
     const name = 'keystroke with @mention list open over 10,000 users: main-thread';
+    const p95Ratios = ratios('cpu', 'p95');
+    // All pairs' keys together, as a check on the per-pair figures (not the row's value).
+    const pooled = (side: Side) => percentile(pairs.flatMap((pair) => pair[side].cpu.net), 95);
     return [
-      { name: `${name} thread time p50`, unit: 'ms', measured: round(cpu.p50), peer: round(floorCpu.p50), note: method },
+      { name: `${name} thread time p50`, unit: 'ms', measured: mid('ours', 'cpu', 'p50'), peer: mid('floor', 'cpu', 'p50'), note: method },
       {
         name: `${name} thread time p95`,
         unit: 'ms',
-        measured: round(cpu.p95),
-        peer: round(floorCpu.p95),
+        measured: mid('ours', 'cpu', 'p95'),
+        peer: mid('floor', 'cpu', 'p95'),
         budget: BUDGET_P95_MS,
-        note: 'the budget is on the work the main thread does (its CPU time); wall time below adds the time it waited descheduled on this shared 2-core machine',
+        note: `${spreads('cpu', 'p95')}; the budget is on the work the main thread does (its CPU time); wall time below adds the time it waited descheduled on this shared 2-core machine`,
       },
-      { name: `${name} wall time p50`, unit: 'ms', measured: round(wall.p50), peer: round(floorWall.p50), note: 'the same tasks, wall time (DevTools\' task durations)' },
-      { name: `${name} wall time p95`, unit: 'ms', measured: round(wall.p95), peer: round(floorWall.p95), note: 'not budgeted: on this 2-core machine the main thread waits its turn with Chromium\'s other threads, the backend and the harness, which the floor page pays too' },
+      {
+        name: `${name} thread time p95 / floor's in the same pair`,
+        unit: 'x',
+        measured: round(median(p95Ratios)),
+        budget: BUDGET_P95_RATIO,
+        note: `median of the ${pairs.length} per-pair ratios (spread ${spread(p95Ratios)}; in order ${p95Ratios.map((ratio) => ratio.toFixed(2)).join(', ')}); p50 per-pair ratio median ${round(median(ratios('cpu', 'p50')))} (spread ${spread(ratios('cpu', 'p50'))}); all ${pairs.length * KEYSTROKES} keys of each side pooled: p95 ours ${round(pooled('ours'))} ms, floor ${round(pooled('floor'))} ms (${(pooled('ours') / pooled('floor')).toFixed(2)}x)`,
+      },
+      { name: `${name} wall time p50`, unit: 'ms', measured: mid('ours', 'wall', 'p50'), peer: mid('floor', 'wall', 'p50'), note: `the same tasks, wall time (DevTools' task durations); ${spreads('wall', 'p50')}` },
+      {
+        name: `${name} wall time p95`,
+        unit: 'ms',
+        measured: mid('ours', 'wall', 'p95'),
+        peer: mid('floor', 'wall', 'p95'),
+        note: `${spreads('wall', 'p95')}; not budgeted: on this 2-core machine the main thread waits its turn with Chromium's other threads, the backend and the harness, which the floor page pays too`,
+      },
     ];
   } finally {
     await browser?.close().catch(() => undefined);
