@@ -68,20 +68,7 @@ export class ServerProcess {
 
   /** CPU time (user + system) the backend has used so far, ms. */
   cpuMs(): Promise<number> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.child.off('message', onMessage);
-        resolve(Number.NaN);
-      }, 5_000);
-      const onMessage = (message: { type: string; ms?: number }) => {
-        if (message.type !== 'cpu') return;
-        clearTimeout(timer);
-        this.child.off('message', onMessage);
-        resolve(message.ms ?? Number.NaN);
-      };
-      this.child.on('message', onMessage);
-      this.child.send({ type: 'cpu' });
-    });
+    return this.ask('cpu');
   }
 
   /** The backend's resident set size now, bytes (fanout-server.ts answers `rss`). */
@@ -95,11 +82,12 @@ export class ServerProcess {
         this.child.off('message', onMessage);
         resolve(Number.NaN);
       }, 5_000);
-      const onMessage = (message: { type: string; value?: number }) => {
+      // `cpu` answers in `ms`, `rss` in `value`.
+      const onMessage = (message: { type: string; value?: number; ms?: number }) => {
         if (message.type !== type) return;
         clearTimeout(timer);
         this.child.off('message', onMessage);
-        resolve(message.value ?? Number.NaN);
+        resolve(message.value ?? message.ms ?? Number.NaN);
       };
       this.child.on('message', onMessage);
       this.child.send({ type });
