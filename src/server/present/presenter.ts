@@ -118,7 +118,11 @@ export class Presenter extends UserPresenter {
   /** Loads the channel bans of a page of members in one query, for member() to present them. */
   preloadMembers(rows: MemberRow[]): void {
     const byChannel = new Map<string, string[]>();
-    for (const row of rows) byChannel.set(row.cid, [...(byChannel.get(row.cid) ?? []), row.user_id]);
+    for (const row of rows) {
+      const userIds = byChannel.get(row.cid);
+      if (userIds) userIds.push(row.user_id);
+      else byChannel.set(row.cid, [row.user_id]);
+    }
     for (const [cid, userIds] of byChannel) {
       const bans = this.ctx.store.bans.inChannelOf(cid, userIds);
       for (const userId of userIds) this.memberBans.set(`${cid} ${userId}`, bans.get(userId) ?? null);

@@ -5,6 +5,7 @@
 import type { CommandResponse, UserResponse } from 'stream-chat';
 import { channelCommands } from '../features/commands/command-list';
 import type { ServerContext } from '../http/context';
+import type { BanRow } from '../store/bans';
 import type { UserRow } from '../store/users';
 
 export class UserPresenter {
@@ -29,7 +30,7 @@ export class UserPresenter {
     const bans = this.ctx.store.bans.globalOf(missing);
     for (const id of missing) {
       const row = rows.get(id);
-      this.users.set(id, row ? userResponse(row, this.ctx.hub.registry.isOnline(id), bans.get(id)?.shadow === 0) : { id });
+      this.users.set(id, row ? this.fromRow(row, bans.get(id) ?? null) : { id });
     }
   }
 
@@ -38,8 +39,10 @@ export class UserPresenter {
     return this.users.get(id) ?? { id };
   }
 
-  fromRow(row: UserRow): UserResponse {
-    return userResponse(row, this.ctx.hub.registry.isOnline(row.id), this.ctx.store.bans.global(row.id)?.shadow === 0);
+  /** `ban`: the app-wide ban in force, when already looked up (null: none); otherwise asked here. */
+  fromRow(row: UserRow, ban?: BanRow | null): UserResponse {
+    const inForce = ban === undefined ? this.ctx.store.bans.global(row.id) : ban;
+    return userResponse(row, this.ctx.hub.registry.isOnline(row.id), inForce?.shadow === 0);
   }
 }
 
