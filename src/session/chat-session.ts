@@ -5,6 +5,7 @@ import { setupComposer, type ComposerOptions } from './composer-setup';
 import { startLiveLocations } from './live-locations';
 import { closedAccount, SessionError, toSessionError } from './session-error';
 import { fetchToken } from './token-endpoint';
+import { refreshExpiredTokens, shared } from './token-freshness';
 import { newGuestId, visitorStorage } from './visitor-storage';
 
 export type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'offline' | 'error';
@@ -70,6 +71,7 @@ export class ChatSession {
       ...(identity.baseUrl ? { baseURL: identity.baseUrl } : {}),
     });
     this.setComposerOptions({ drafts: false });
+    refreshExpiredTokens(this.client);
   }
 
   /** Applies to every composer of this client, now and later (the SDK's composer setup hook). */
@@ -189,8 +191,10 @@ export class ChatSession {
         // The SDK asks its token provider at once and again whenever a token expires (code 40):
         // the first answer is the one we already have, later ones are fetched fresh.
         let fetched: string | null = grant.token;
+        // Requests that find the token expired together (and 401s that arrive together) share one.
+        const refresh = shared(async () => (await fetchToken(tokenEndpoint)).token);
         await this.connectUser(grant.user, async () => {
-          const token = fetched ?? (await fetchToken(tokenEndpoint)).token;
+          const token = fetched ?? (await refresh());
           fetched = null;
           return token;
         });

@@ -4,7 +4,8 @@
 // get/delete/options/post/put/patch/postForm with full URLs, JSON or FormData bodies, headers,
 // query params, a timeout, upload progress, and cancellation by AbortSignal or CancelToken
 // (long-poll). It reads `response.data`, `.status`, `.headers`; `error.response` on an HTTP
-// refusal; and `isCancel` / `isAxiosError`. Those behave as axios's do; nothing else is here.
+// refusal; and `isCancel` / `isAxiosError`. The widget's session adds one request interceptor
+// (src/session/token-freshness.ts). Those behave as axios's do; nothing else is here.
 // Server-side code and tests use the real axios (this file is only aliased into the bundle).
 
 export type Config = {
@@ -155,12 +156,25 @@ function request<T>(config: Config): Promise<Response<T>> {
 
 export type Instance = ReturnType<typeof create>;
 
-/** An instance with `defaults` (merged under each call's config) and axios's method helpers. */
+type RequestInterceptor = (config: Config) => Config | Promise<Config>;
+
+/**
+ * An instance with `defaults` (merged under each call's config), axios's method helpers, and
+ * request interceptors (`interceptors.request.use`), run in the order they were added before the
+ * request goes out; one that throws fails the call as it would with axios.
+ */
 export function create(defaults: Config = {}) {
-  const call = <T>(method: string, url: string, config: Config = {}, data?: unknown) =>
-    request<T>({ ...instance.defaults, ...config, headers: { ...instance.defaults.headers, ...config.headers }, method, url, data });
+  const interceptors: RequestInterceptor[] = [];
+  const call = async <T>(method: string, url: string, config: Config = {}, data?: unknown) => {
+    let merged: Config = { ...instance.defaults, ...config, headers: { ...instance.defaults.headers, ...config.headers }, method, url, data };
+    for (const intercept of interceptors) merged = await intercept(merged);
+    return request<T>(merged);
+  };
   const instance = {
     defaults: { ...defaults },
+    interceptors: {
+      request: { use: (intercept: RequestInterceptor) => interceptors.push(intercept) - 1 },
+    },
     request: <T>(config: Config) => call<T>(config.method ?? 'get', config.url!, config, config.data),
     get: <T>(url: string, config?: Config) => call<T>('get', url, config),
     delete: <T>(url: string, config?: Config) => call<T>('delete', url, config),

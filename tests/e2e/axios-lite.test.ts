@@ -147,6 +147,26 @@ describe('axios-lite behaves as axios for what stream-chat uses', () => {
     await same(`async (client, origin) => (await client.create({}).get(origin + '/text')).data`);
   });
 
+  it('a request interceptor changes the headers before the request goes out, and one that throws fails the call', async () => {
+    const outcome = await same(`async (client, origin) => {
+      const instance = client.create({ headers: { 'X-Custom': 'stale' } });
+      instance.interceptors.request.use(async (config) => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        config.headers['X-Custom'] = 'renewed';
+        return config;
+      });
+      return (await instance.post(origin + '/echo', { a: 1 })).data;
+    }`);
+    expect(outcome).toMatchObject({ ok: { custom: 'renewed', json: { a: 1 } } });
+    expect(
+      await same(`async (client, origin) => {
+        const instance = client.create({});
+        instance.interceptors.request.use(() => { throw new Error('no token'); });
+        return instance.get(origin + '/echo');
+      }`),
+    ).toMatchObject({ failed: { message: 'no token' } });
+  });
+
   it('a timeout, a network failure, and cancellation by signal and by CancelToken', async () => {
     expect(await same(`async (client, origin) => client.create({ timeout: 200 }).get(origin + '/slow')`)).toMatchObject({ failed: { code: 'ECONNABORTED' } });
     expect(await same(`async (client) => client.create({}).get('http://127.0.0.1:1/nothing')`)).toMatchObject({ failed: { code: 'ERR_NETWORK', message: 'Network Error' } });

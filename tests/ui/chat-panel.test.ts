@@ -74,6 +74,36 @@ describe('a signed-in visitor (token endpoint)', () => {
     expect(shadow(el).queryByRole('alert')).toBeNull();
   });
 
+  it('refreshes an expired token once before the typing event and the send, so the message is stored at once', async () => {
+    // The first token runs out two seconds after it is issued: the backend then refuses it (code 40).
+    const calls = stubTokenEndpoint({ token: tokenFor('bob', 2), user: { id: 'bob' } }, { token: tokenFor('bob'), user: { id: 'bob' } });
+    const el = widget({ 'token-endpoint': '/token/bob-expiry', open: true });
+    await waitForEvent(el, 'chat-widget-ready');
+    await waitFor(() => expect(part(el, 'composer-input')).not.toBeNull(), { timeout: 5000 });
+    await new Promise((resolve) => setTimeout(resolve, 2500)); // expired for the backend too
+    const sent = record(el, 'chat-widget-message-sent');
+    // Every answer the SDK's requests get from now on (it sends them with XMLHttpRequest).
+    const statuses: number[] = [];
+    const send = XMLHttpRequest.prototype.send;
+    XMLHttpRequest.prototype.send = function (this: XMLHttpRequest, ...args: Parameters<XMLHttpRequest['send']>) {
+      this.addEventListener('loadend', () => statuses.push(this.status));
+      return send.apply(this, args);
+    };
+    try {
+      const textarea = await type(el, 'after the token ran out');
+      fireEvent.keyDown(textarea, { key: 'Enter' });
+      await waitFor(() => expect(sent).toHaveLength(1), { timeout: 5000 });
+    } finally {
+      XMLHttpRequest.prototype.send = send;
+    }
+    // No request went out with the expired token: no 401, so none of the SDK's back-off either.
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.filter((status) => status === 401)).toEqual([]);
+    // One refresh for the typing event and the send together. Before, each got a 401 and its own
+    // refresh, the second after the SDK's back-off (the message came 3.3 s after Enter).
+    expect(calls).toHaveLength(2);
+  });
+
   it('keeps the connection and the text being typed when the element moves', async () => {
     stubTokenEndpoint({ token: tokenFor('alice'), user: { id: 'alice' } });
     const el = widget({ 'token-endpoint': '/token/alice-move', open: true });

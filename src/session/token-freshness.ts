@@ -1,0 +1,60 @@
+// A token known to have expired is refreshed before a request goes out, once for every request
+// waiting on it. Otherwise a visitor back after the token's lifetime pressed Enter into two 401s
+// (the typing event and the send), two requests to the token endpoint, and the SDK's back-off
+// after the second failure: the message stored 3.3 s after Enter (issue 17, item 4). A refresh
+// in flight is shared by everyone who asks meanwhile; the 401 path stays for clocks that disagree.
+import type { StreamChat } from 'stream-chat';
+
+/**
+ * Seconds before `exp` at which a token counts as expired, so the request still arrives in
+ * time: 5, or a tenth of the token's lifetime when that is shorter (a 3 s token would
+ * otherwise count as expired from the start, and every request would renew it).
+ */
+const MARGIN_S = 5;
+
+/** The JWT's `exp` and `iat` (unix seconds), where it has them. */
+function claims(token: string): { exp?: number; iat?: number } {
+  try {
+    const body = token.split('.')[1] ?? '';
+    const payload = JSON.parse(atob(body.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: unknown; iat?: unknown };
+    return {
+      exp: typeof payload.exp === 'number' ? payload.exp : undefined,
+      iat: typeof payload.iat === 'number' ? payload.iat : undefined,
+    };
+  } catch {
+    return {};
+  }
+}
+
+export function hasExpired(token: string, now = Date.now()): boolean {
+  const { exp, iat } = claims(token);
+  if (exp === undefined) return false;
+  const margin = iat !== undefined ? Math.min(MARGIN_S, (exp - iat) / 10) : MARGIN_S;
+  return exp - margin <= now / 1000;
+}
+
+/** One fetch for every caller while it is in flight. */
+export function shared<T>(fetch: () => Promise<T>): () => Promise<T> {
+  let inFlight: Promise<T> | undefined;
+  return () => (inFlight ??= fetch().finally(() => (inFlight = undefined)));
+}
+
+/** Before each request: an expired token is replaced (through the SDK's provider) first. */
+export function refreshExpiredTokens(client: StreamChat): void {
+  client.axiosInstance.interceptors.request.use(async (config) => {
+    // Only a token from a provider can be renewed (a guest's is static, and before connectUser
+    // there is none: getToken throws then).
+    if (client.tokenManager.isStatic()) return config;
+    let token: string | undefined;
+    try {
+      token = client.tokenManager.getToken();
+    } catch {
+      return config;
+    }
+    if (!token || !hasExpired(token)) return config;
+    client.tokenManager.loadToken();
+    const fresh = await client.tokenManager.tokenReady();
+    if (fresh && config.headers) config.headers.Authorization = fresh;
+    return config;
+  });
+}
