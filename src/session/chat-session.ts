@@ -3,7 +3,9 @@ import type { ChannelRef } from '../element/attributes';
 import { ChannelHandle } from './channel-handle';
 import { setupComposer, type ComposerOptions } from './composer-setup';
 import { startLiveLocations } from './live-locations';
+import { watchPolicyBlocks } from './policy-blocks';
 import { closedAccount, SessionError, toSessionError } from './session-error';
+import { text } from '../i18n/translate';
 import { fetchToken } from './token-endpoint';
 import { refreshExpiredTokens, shared } from './token-freshness';
 import { newGuestId, visitorStorage } from './visitor-storage';
@@ -13,6 +15,8 @@ export type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'offline' |
 export type SessionState = {
   status: ConnectionStatus;
   error: SessionError | null;
+  /** Something the site must fix although the chat works (its policy blocks the socket). */
+  warning: SessionError | null;
   userId: string | null;
   /** Unread messages over all of the user's channels, as the backend counts them. */
   totalUnread: number;
@@ -43,7 +47,7 @@ const PREPARED_GRACE_MS = 30_000;
  */
 export class ChatSession {
   readonly client: StreamChat;
-  readonly state = new StateStore<SessionState>({ status: 'idle', error: null, userId: null, totalUnread: 0, channel: null });
+  readonly state = new StateStore<SessionState>({ status: 'idle', error: null, warning: null, userId: null, totalUnread: 0, channel: null });
 
   private connecting: Promise<void> | null = null;
   private holders = 0;
@@ -58,6 +62,9 @@ export class ChatSession {
   private early: ChannelHandle | null = null;
   /** A token request already sent (prepare), used by the next attempt instead of a new one. */
   private startedToken: Promise<Response> | undefined;
+  /** The backend's origins (http(s), ws(s)) the page's Content-Security-Policy has refused. */
+  private readonly policyBlocked = new Set<string>();
+  private stopPolicyWatch: (() => void) | undefined;
 
   constructor(
     readonly identity: SessionIdentity,
@@ -72,6 +79,28 @@ export class ChatSession {
     });
     this.setComposerOptions({ drafts: false });
     refreshExpiredTokens(this.client);
+  }
+
+  /** What the page's policy blocks of the backend, as a failure (REST refused) or a warning (the socket alone). */
+  private policyFailure(): SessionError | null {
+    const blocked = [...this.policyBlocked];
+    const rest = blocked.filter((origin) => /^https?:/.test(origin));
+    if (rest.length) return new SessionError('backend-blocked-by-policy', text('error.backendBlockedByPolicy', { origins: blocked.join(' ') }));
+    return null;
+  }
+
+  private policyWarning(): SessionError | null {
+    const sockets = [...this.policyBlocked].filter((origin) => /^wss?:/.test(origin));
+    return sockets.length ? new SessionError('socket-blocked-by-policy', text('error.socketBlockedByPolicy', { origins: sockets.join(' ') })) : null;
+  }
+
+  /** Notes the backend's origins the page's policy refuses (its socket may be refused alone: the SDK then polls). */
+  private watchPolicy(): () => void {
+    const { baseURL, wsBaseURL } = this.client;
+    return watchPolicyBlocks([baseURL, wsBaseURL].filter((url): url is string => !!url), (origin) => {
+      this.policyBlocked.add(origin);
+      if (this.state.getLatestValue().status === 'connected') this.state.partialNext({ warning: this.policyWarning() });
+    });
   }
 
   /** Applies to every composer of this client, now and later (the SDK's composer setup hook). */
@@ -175,6 +204,7 @@ export class ChatSession {
   private async open() {
     const { apiKey, tokenEndpoint, userName } = this.identity;
     this.state.partialNext({ status: 'connecting', error: null });
+    this.stopPolicyWatch ??= this.watchPolicy();
     // disconnectUser of the previous visitor is awaited before this one's connectUser.
     this.replacing = true;
     try {
@@ -221,7 +251,7 @@ export class ChatSession {
         this.channels.delete(this.early.cid);
         this.early = null;
       }
-      const failure = toSessionError('connection-failed', 'error.connect', error);
+      const failure = this.policyFailure() ?? toSessionError('connection-failed', 'error.connect', error);
       if (failure.reason === 'token-unauthorized') visitorStorage.rememberSession(apiKey, false);
       // A failed connect leaves the client half set up; reset it so "try again" starts clean.
       await this.client.disconnectUser().catch(() => undefined);
@@ -233,6 +263,7 @@ export class ChatSession {
     this.listen();
     this.state.partialNext({
       status: 'connected',
+      warning: this.policyWarning(),
       userId: this.client.userID ?? null,
       totalUnread: Number((this.client.user as { total_unread_count?: number } | undefined)?.total_unread_count ?? 0),
     });
@@ -277,6 +308,8 @@ export class ChatSession {
   }
 
   private async close() {
+    this.stopPolicyWatch?.();
+    this.stopPolicyWatch = undefined;
     this.stopListening.splice(0).forEach((stop) => stop());
     this.channels.forEach((handle) => handle.dispose());
     this.channels.clear();

@@ -2,6 +2,7 @@ import { parseChannel, type ChannelRef } from '../element/attributes';
 import { SessionError } from './session-error';
 import { text } from '../i18n/translate';
 import { requestToken, TOKEN_TIMEOUT_MS as TIMEOUT_MS } from './token-request';
+import { PolicyBlocked } from './policy-blocks';
 
 export interface TokenGrant {
   token: string;
@@ -22,6 +23,9 @@ export async function fetchToken(endpoint: string, started?: Promise<Response>):
     // `started`: the same request, sent by the element on the visitor's intent (requestToken).
     response = await (started ?? requestToken(endpoint));
   } catch (error) {
+    if (error instanceof PolicyBlocked) {
+      throw new SessionError('token-blocked-by-policy', text('error.tokenBlockedByPolicy', { origin: error.origin }));
+    }
     const timedOut = (error as Error)?.name === 'TimeoutError';
     throw new SessionError(
       'token-unreachable',

@@ -63,7 +63,7 @@ export function ConnectedWidget({ config, presentation, notify, emit, setOpen }:
   // re-takes it in one task and the connection survives.
   useLayoutEffect(() => session.retain(), [session]);
   useEffect(() => session.setComposerOptions({ drafts: config.drafts }), [session, config.drafts]);
-  const { status, error, userId, totalUnread, channel: granted } = useStateStore(session.state, selectSession);
+  const { status, error, warning, userId, totalUnread, channel: granted } = useStateStore(session.state, selectSession);
   // The conversation the site's token endpoint chose for this visitor wins over the attribute.
   const home = granted ?? config.channel;
 
@@ -79,6 +79,10 @@ export function ConnectedWidget({ config, presentation, notify, emit, setOpen }:
   useEffect(() => {
     if (error) reportError(error);
   }, [error]);
+  // The chat works, but the site should fix this (its policy blocks the socket; the SDK polls).
+  useEffect(() => {
+    if (warning) reportError(warning);
+  }, [warning]);
 
   const connected = status === 'connected' || status === 'offline';
   const [picked, setPicked] = useState<ChannelRef | null>(null);

@@ -37,6 +37,13 @@ beforeAll(async () => {
     launchChromium(),
     startServer({ port: 0, apiKey: API_KEY, apiSecret: API_SECRET, devMode: true, staticRoot: root, seed: true, quiet: true }),
   ]);
+  // The pages are on 127.0.0.1; `elsewhere` is the same backend under another origin, which a
+  // policy of `connect-src 'self'` leaves out.
+  const elsewhere = server.url.replace('127.0.0.1', 'localhost');
+  const widget = (attributes: string) => `<chat-widget api-key="${API_KEY}" channel="messaging:general" ${attributes} open></chat-widget>`;
+  page('blocked-token', widget(`base-url="/" token-endpoint="${elsewhere}/demo/token?user=alice"`), "default-src 'self'; connect-src 'self'");
+  page('blocked-backend', widget(`base-url="${elsewhere}" token-endpoint="/demo/token?user=alice"`), "default-src 'self'; connect-src 'self'");
+  page('blocked-socket', widget(`base-url="${elsewhere}" token-endpoint="/demo/token?user=alice"`), `default-src 'self'; connect-src 'self' ${elsewhere}`);
 });
 
 afterAll(async () => {
@@ -54,6 +61,20 @@ async function tokenEndpoint(tab: Page, user: string, seconds: number): Promise<
     await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ token, user: { id: user } }) });
   });
   return asked;
+}
+
+/** A page whose widget's chat-widget-error events are collected in `window.widgetErrors`. */
+async function openWithErrors(name: string) {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+  const tab = await context.newPage();
+  await tab.addInitScript(() => {
+    const w = window as unknown as { widgetErrors: unknown[] };
+    w.widgetErrors = [];
+    addEventListener('chat-widget-error', (event) => w.widgetErrors.push((event as CustomEvent).detail), true);
+  });
+  await tab.goto(`${server.url}/${name}.html`);
+  const widgetErrors = () => tab.evaluate(() => (window as unknown as { widgetErrors: Array<{ reason: string; message: string }> }).widgetErrors);
+  return { context, tab, widgetErrors };
 }
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
@@ -94,5 +115,55 @@ describe('the token endpoint in Chromium', () => {
     } finally {
       await context.close();
     }
+  });
+
+  describe('a page whose Content-Security-Policy leaves the chat out of connect-src', () => {
+    const alert = (tab: Page) => tab.locator('chat-widget [role="alert"]');
+    const elsewhere = () => server.url.replace('127.0.0.1', 'localhost');
+
+    it('says the token endpoint is blocked and what to add, not "check your connection"', async () => {
+      const { context, tab, widgetErrors } = await openWithErrors('blocked-token');
+      try {
+        const said = `This page's Content-Security-Policy blocks the token endpoint: add ${elsewhere()} to connect-src.`;
+        await eventually(() => alert(tab).textContent()).toContain(said);
+        expect(await widgetErrors()).toEqual([{ reason: 'token-blocked-by-policy', message: said }]);
+        await screenshot(tab, 'csp-blocked-token');
+      } finally {
+        await context.close();
+      }
+    });
+
+    it('says the chat service is blocked, naming its address and its socket', async () => {
+      const { context, tab, widgetErrors } = await openWithErrors('blocked-backend');
+      try {
+        // The socket is refused first, then the long-poll fallback: the SDK gives up after both.
+        await eventually(() => widgetErrors()).toHaveLength(1);
+        const [error] = await widgetErrors();
+        expect(error!.reason).toBe('backend-blocked-by-policy');
+        expect(error!.message).toMatch(/^This page's Content-Security-Policy blocks the chat service: add .+ to connect-src\.$/);
+        expect(error!.message).toContain(elsewhere());
+        expect(error!.message).toContain(elsewhere().replace('http:', 'ws:'));
+        expect(await alert(tab).textContent()).toContain(error!.message);
+      } finally {
+        await context.close();
+      }
+    }, 30_000);
+
+    it('with the socket alone blocked the chat works by polling, and the site is told what to add', async () => {
+      const { context, tab, widgetErrors } = await openWithErrors('blocked-socket');
+      try {
+        await eventually(() => tab.locator('chat-widget [part~="message"]').count()).toBeGreaterThan(0);
+        const socket = elsewhere().replace('http:', 'ws:');
+        await eventually(() => widgetErrors()).toEqual([
+          {
+            reason: 'socket-blocked-by-policy',
+            message: `This page's Content-Security-Policy blocks the chat service's socket: add ${socket} to connect-src. Until then the chat polls, which is slower.`,
+          },
+        ]);
+        expect(await alert(tab).count()).toBe(0);
+      } finally {
+        await context.close();
+      }
+    }, 30_000);
   });
 });

@@ -33,6 +33,31 @@ describe('fetchToken', () => {
     vi.stubGlobal('fetch', vi.fn(answer));
     await expect(fetchToken('/token')).rejects.toMatchObject({ reason, message: expect.stringMatching(text) });
   });
+
+  it("says the page's Content-Security-Policy blocks the endpoint when the browser reports it, even a moment after the failure", async () => {
+    const violation = (blockedURI: string) => Object.assign(new Event('securitypolicyviolation'), { effectiveDirective: 'connect-src', blockedURI });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        // The report comes a task after the refusal, as in Chromium it may.
+        setTimeout(() => document.dispatchEvent(violation('http://elsewhere.example:8080/token?user=ann')));
+        throw new TypeError('Failed to fetch');
+      }),
+    );
+    await expect(fetchToken('http://elsewhere.example:8080/token?user=ann')).rejects.toMatchObject({
+      reason: 'token-blocked-by-policy',
+      message: "This page's Content-Security-Policy blocks the token endpoint: add http://elsewhere.example:8080 to connect-src.",
+    });
+    // A report about another origin is not this endpoint's: the failure stays a network one.
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        document.dispatchEvent(violation('http://other.example/x'));
+        throw new TypeError('Failed to fetch');
+      }),
+    );
+    await expect(fetchToken('http://elsewhere.example:8080/token')).rejects.toMatchObject({ reason: 'token-unreachable' });
+  });
 });
 
 describe('the panel when the token endpoint fails', () => {
