@@ -37,6 +37,44 @@ describe('store', () => {
     reopened.close();
   });
 
+  it('keeps user rows in memory without ever answering a stale or rolled-back one', () => {
+    const store = openStore(':memory:');
+    try {
+      const { users } = store;
+      users.upsert({ id: 'ann', name: 'Ann' });
+      users.upsert({ id: 'bo', name: 'Bo' });
+      expect(users.get('ann')?.name).toBe('Ann');
+      // Every write replaces what was kept: an upsert, a whole replace, a lifecycle change.
+      users.upsert({ id: 'ann', name: 'Ann B.' });
+      expect(users.get('ann')?.name).toBe('Ann B.');
+      users.replace('ann', { role: 'admin', name: 'Ann C.', image: null, custom: { tier: 2 } });
+      expect(users.getMany(['ann', 'bo', 'nobody'])).toEqual(
+        new Map([
+          ['ann', expect.objectContaining({ name: 'Ann C.', role: 'admin', custom: '{"tier":2}' })],
+          ['bo', expect.objectContaining({ name: 'Bo' })],
+        ]),
+      );
+      users.setLifecycle('bo', { deactivated_at: '2026-01-01T00:00:00.000Z' });
+      expect(users.get('bo')?.deactivated_at).toBe('2026-01-01T00:00:00.000Z');
+      // A write that is rolled back leaves the stored row, and nothing read inside it is kept.
+      expect(() =>
+        store.transaction(() => {
+          users.upsert({ id: 'bo', name: 'Rolled back' });
+          expect(users.get('bo')?.name).toBe('Rolled back');
+          throw new Error('abort');
+        }),
+      ).toThrow('abort');
+      expect(users.get('bo')?.name).toBe('Bo');
+      expect(users.getMany(['bo']).get('bo')?.name).toBe('Bo');
+      // A kept row cannot be changed by a caller behind the store's back.
+      expect(() => ((users.get('bo') as { name: string | null }).name = 'x')).toThrow(TypeError);
+      users.removeCompletely('bo', null);
+      expect(users.get('bo')).toBeUndefined();
+    } finally {
+      store.close();
+    }
+  });
+
   it('seeds an empty database once', () => {
     const store = openStore(':memory:');
     try {

@@ -51,6 +51,9 @@ export type UserQuery = {
   includeDeactivated: boolean;
 };
 
+/** Users kept in memory by id (about half a kilobyte each). */
+const ROW_CACHE_MAX = 20_000;
+
 export function createUserStore(db: Db) {
   const byId = db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?');
   const insert = db.prepare(
@@ -68,17 +71,38 @@ export function createUserStore(db: Db) {
   const footprint = createFootprint(db);
   const removal = db.prepare<[string], { deleted_at: string }>('SELECT deleted_at FROM deleted_users WHERE id = ?');
 
+  // Rows by id, bounded: a channel's page presents a few hundred users, and joining a big room
+  // read them all again for every joiner. Kept only outside a transaction (a row read inside one
+  // may yet be rolled back), frozen (a caller that changed one would change it for everyone),
+  // and dropped by every write below before it runs.
+  const rows = new Map<string, Readonly<UserRow>>();
+  function remember(row: UserRow): UserRow {
+    if (db.inTransaction) return row;
+    if (rows.size >= ROW_CACHE_MAX) rows.delete(rows.keys().next().value as string);
+    rows.set(row.id, Object.freeze(row));
+    return row;
+  }
+
   function get(id: string): UserRow | undefined {
-    return byId.get(id);
+    const known = rows.get(id);
+    if (known) return known;
+    const row = byId.get(id);
+    return row && remember(row);
   }
 
   // One statement for any number of ids: preparing one per list length cost more than the query.
   const many = db.prepare<[string], UserRow>('SELECT * FROM users WHERE id IN (SELECT value FROM json_each(?))');
   function getMany(ids: Iterable<string>): Map<string, UserRow> {
-    const unique = [...new Set(ids)];
     const found = new Map<string, UserRow>();
-    if (!unique.length) return found;
-    for (const row of many.all(JSON.stringify(unique))) found.set(row.id, row);
+    const missing: string[] = [];
+    for (const id of ids) {
+      if (found.has(id)) continue;
+      const known = rows.get(id);
+      if (known) found.set(id, known);
+      else missing.push(id);
+    }
+    if (!missing.length) return found;
+    for (const row of many.all(JSON.stringify([...new Set(missing)]))) found.set(row.id, remember(row));
     return found;
   }
 
@@ -96,6 +120,7 @@ export function createUserStore(db: Db) {
       last_active: patch.lastActive ?? existing?.last_active ?? null,
       now,
     };
+    rows.delete(patch.id);
     (existing ? update : insert).run(row);
     return get(patch.id) as UserRow;
   }
@@ -121,6 +146,7 @@ export function createUserStore(db: Db) {
 
   /** Replaces the user's own fields (custom data as a whole). */
   function replace(id: string, fields: UserFields): UserRow | undefined {
+    rows.delete(id);
     write.run({ id, ...fields, custom: JSON.stringify(fields.custom), now: nowIso() });
     return get(id);
   }
@@ -129,6 +155,7 @@ export function createUserStore(db: Db) {
   function setLifecycle(id: string, changes: Lifecycle): UserRow | undefined {
     const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
     if (entries.length) {
+      rows.delete(id);
       // Column names come from the Lifecycle type, never from request input.
       const sets = entries.map(([column]) => `${column} = @${column}`).join(', ');
       db.prepare(`UPDATE users SET ${sets}, updated_at = @now WHERE id = @id`).run({ id, now: nowIso(), ...Object.fromEntries(entries) });
@@ -148,6 +175,10 @@ export function createUserStore(db: Db) {
     /** When the id was last removed for good (hard-deleted), if ever; kept when the id is used again. */
     removedAt: (id: string): string | undefined => removal.get(id)?.deleted_at,
     ...footprint,
+    removeCompletely(userId: string, newOwnerId: string | null): void {
+      rows.delete(userId);
+      footprint.removeCompletely(userId, newOwnerId);
+    },
   };
 }
 
