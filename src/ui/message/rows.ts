@@ -1,4 +1,5 @@
 import type { LocalMessage } from 'stream-chat';
+import { lazyDateFormat } from '../format';
 
 // What the list shows, in order: messages, a separator at each new day, and a "new
 // messages" line before the first unread message. Built once per change, rendered windowed.
@@ -13,21 +14,24 @@ const GROUP_WINDOW_MS = 5 * 60 * 1000;
 
 const dayKey = (date: Date) => `${date.getFullYear()}-${date.getMonth()}-${date.getDate()}`;
 
+// Made once per locale: a list re-renders its separators often, and each Intl formatter made
+// anew costs more than the formatting.
+const relativeDays = new Map<string, Intl.RelativeTimeFormat>();
+const dateThisYear = lazyDateFormat({ weekday: 'long', month: 'long', day: 'numeric' });
+const dateOtherYear = lazyDateFormat({ weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' });
+
 /** A day separator's words in the panel's language: "Today", "Yesterday" (Intl's), or the date. */
 export function dayLabel(date: Date, locale: string, now = new Date()): string {
   const today = new Date(now.getFullYear(), now.getMonth(), now.getDate());
   const day = new Date(date.getFullYear(), date.getMonth(), date.getDate());
   const daysAgo = Math.round((today.getTime() - day.getTime()) / 86_400_000);
   if (daysAgo === 0 || daysAgo === 1) {
-    const words = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }).format(-daysAgo, 'day');
+    let relative = relativeDays.get(locale);
+    if (!relative) relativeDays.set(locale, (relative = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' })));
+    const words = relative.format(-daysAgo, 'day');
     return words.charAt(0).toLocaleUpperCase(locale) + words.slice(1);
   }
-  return new Intl.DateTimeFormat(locale, {
-    weekday: 'long',
-    month: 'long',
-    day: 'numeric',
-    ...(date.getFullYear() === now.getFullYear() ? {} : { year: 'numeric' }),
-  }).format(date);
+  return (date.getFullYear() === now.getFullYear() ? dateThisYear : dateOtherYear)(date, locale);
 }
 
 const groupable = (message: LocalMessage) => message.type !== 'system' && message.type !== 'deleted';
