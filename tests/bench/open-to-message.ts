@@ -38,7 +38,8 @@ async function clickAndWait(page: Page, path: string[], mark: string, timeoutMs:
   return painted - clicked;
 }
 
-async function openOnce(browser: Browser, url: string, kind: Kind, hoverMs: number): Promise<number> {
+/** One fresh first-time visitor on `url`: click (after `hoverMs` on the launcher) → first message painted, in ms. */
+export async function openOnce(browser: Browser, url: string, kind: Kind, hoverMs: number): Promise<number> {
   const { context, page } = await freshPage(browser, { marks: { bubble: LAUNCHER[kind] } });
   try {
     await page.goto(url, { waitUntil: 'load' });
