@@ -37,6 +37,16 @@ describe('thread replies', () => {
     expect(messages.map((m) => m.text)).toEqual(['parent', 'also in channel']);
   });
 
+  it('pages replies as the provider does: the newest by default, whatever the offset; the oldest when sorted ascending', async () => {
+    const { ac, bc } = await watchingPair(harness, 'thread-offset');
+    const { message: parent } = await ac.sendMessage({ text: 'ten replies' });
+    for (let i = 1; i <= 10; i++) await bc.sendMessage({ text: `reply ${i}`, parent_id: parent.id });
+    const texts = (page: { messages: Array<{ text?: string }> }) => page.messages.map((m) => m.text);
+    expect(texts(await ac.getReplies(parent.id, { limit: 3, offset: 3 }))).toEqual(['reply 8', 'reply 9', 'reply 10']);
+    expect(texts(await ac.getReplies(parent.id, { limit: 3 }))).toEqual(['reply 8', 'reply 9', 'reply 10']);
+    expect(texts(await ac.getReplies(parent.id, { limit: 3 }, [{ created_at: 1 }]))).toEqual(['reply 1', 'reply 2', 'reply 3']);
+  });
+
   it('pages replies like Thread does: newest first by default, then id_lt for older ones, and id_around', async () => {
     const { ac, bc } = await watchingPair(harness, 'thread-pages');
     const { message: parent } = await ac.sendMessage({ text: 'long thread' });
@@ -46,7 +56,7 @@ describe('thread replies', () => {
     expect(newest.messages.map((m) => m.text)).toEqual(['r7', 'r8', 'r9', 'r10', 'r11']);
     const older = await ac.getReplies(parent.id, { limit: 5, id_lt: ids[7] }, [{ created_at: -1 }]);
     expect(older.messages.map((m) => m.text)).toEqual(['r2', 'r3', 'r4', 'r5', 'r6']);
-    const oldest = await ac.getReplies(parent.id, { limit: 5 });
+    const oldest = await ac.getReplies(parent.id, { limit: 5 }, [{ created_at: 1 }]);
     expect(oldest.messages.map((m) => m.text)).toEqual(['r0', 'r1', 'r2', 'r3', 'r4']);
     const around = await ac.getReplies(parent.id, { limit: 5, id_around: ids[6] });
     expect(around.messages.map((m) => m.text)).toEqual(['r4', 'r5', 'r6', 'r7', 'r8']);

@@ -48,9 +48,11 @@ export function messageReadRoutes(ctx: ServerContext) {
     const actor = actorFor(ctx.store, c.get('subject'), query.user_id);
     const { message: parent, channel, access } = messageInReach(ctx, c.req.param('id'), actor);
     if (parent.parent_id) throw ApiError.input(`message ${parent.id} is a reply, not a thread`);
+    // The provider pages replies by cursor alone: `offset` is accepted and has no effect (of 10
+    // replies, limit 3 and offset 3 answer the newest three, 8 to 10).
     const rows = ctx.store.messageQueries.replies(
       parent.id,
-      { ...pageOptions(query, 'replies', 100), newestFirst: newestFirst(query.sort) },
+      { ...pageOptions(query, 'replies', 100), offset: 0, newestFirst: newestFirst(query.sort) },
       messageVisibility(channel, actor, access.member),
     );
     const messages = new Presenter(ctx, actor.id).messages(rows);
@@ -60,9 +62,13 @@ export function messageReadRoutes(ctx: ServerContext) {
   return routes;
 }
 
-/** `sort=[{"field":"created_at","direction":-1}]` (JSON in the query string) picks the newest end. */
+/**
+ * Which end of the thread a page without a cursor starts from: the newest replies, as with the
+ * provider, unless `sort=[{"field":"created_at","direction":1}]` (JSON in the query string) asks
+ * for the oldest.
+ */
 function newestFirst(sort: string | undefined): boolean {
-  if (!sort) return false;
+  if (!sort) return true;
   let parsed: unknown;
   try {
     parsed = JSON.parse(sort);
@@ -70,7 +76,7 @@ function newestFirst(sort: string | undefined): boolean {
     throw ApiError.input('sort must be JSON');
   }
   const first = Array.isArray(parsed) ? parsed[0] : parsed;
-  if (first === undefined) return false;
+  if (first === undefined) return true;
   if (!isObject(first)) throw ApiError.input('sort must be a list of {field, direction}');
   const direction = first.field === 'created_at' ? first.direction : first.created_at;
   if (direction === undefined) throw ApiError.input('replies can only be sorted by created_at');

@@ -56,8 +56,8 @@ export function createMessageQueryStore(db: Db) {
 
   /**
    * A page of a thread's replies, always oldest first (Thread.loadPage appends or prepends the
-   * page as a block). Without a cursor, `newestFirst` (sort created_at -1, the SDK's default)
-   * takes the newest replies, otherwise the oldest.
+   * page as a block). Without a cursor, `newestFirst` (no sort, or created_at -1, the SDK's
+   * default) takes the newest replies; an ascending sort takes the oldest.
    */
   function replies(parentId: string, options: ReplyOptions, visibility?: Visibility): MessageRow[] {
     const { limit } = options;
