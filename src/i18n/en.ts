@@ -125,6 +125,11 @@ export const en = {
   'message.stopSharing': 'Stop sharing',
   'message.reaction': { one: '{type}, {count}', other: '{type}, {count}' },
   'message.reactionBy': { one: '{type}, {count}: {names}', other: '{type}, {count}: {names}' },
+  'message.giphyPreview': 'GIPHY preview, only visible to you',
+  'message.giphySend': 'Send',
+  'message.giphyShuffle': 'Shuffle',
+  'message.giphyCancel': 'Cancel',
+  'message.giphyFailed': 'That did not work: {why}.',
 
   // Message actions
   'actions.label': 'Message actions',
