@@ -345,3 +345,43 @@ describe('filter tags', () => {
     await expect(tagged.addFilterTags([42 as never])).rejects.toMatchObject({ code: 4 });
   });
 });
+
+describe('channel-level settings (config_overrides)', () => {
+  it("overrides the type's settings for one channel alone, from the server side only, and keeps them across a data update", async () => {
+    const { ac, a } = await watchingPair(harness, 'settings-one');
+    const { ac: sibling } = await watchingPair(harness, 'settings-other');
+    const overridden = await serverChannel('settings-one').updatePartial({
+      set: { config_overrides: { typing_events: false, shared_locations: false, user_message_reminders: false, max_message_length: 10 } },
+    });
+    expect(overridden.channel.config).toMatchObject({ typing_events: false, shared_locations: false, user_message_reminders: false, max_message_length: 10 });
+
+    // The channel obeys them: no typing events, no shared locations, no reminders, shorter messages.
+    const state = await a.channel('messaging', 'settings-one').query({});
+    expect(state.channel.config).toMatchObject({ typing_events: false, max_message_length: 10 });
+    expect(state.channel.own_capabilities).not.toContain('send-typing-events');
+    expect(state.channel.own_capabilities).not.toContain('share-location');
+    await expect(ac.sendMessage({ text: 'eleven char' })).rejects.toMatchObject({ code: 4 });
+    const { message } = await ac.sendMessage({ text: 'ten chars!' });
+    await expect(a.createReminder({ messageId: message.id })).rejects.toMatchObject({ code: 4 });
+
+    // Another channel of the same type keeps the type's settings.
+    const other = await a.channel('messaging', 'settings-other').query({});
+    expect(other.channel.config).toMatchObject({ typing_events: true, max_message_length: 5000 });
+    expect(other.channel.own_capabilities).toContain('send-typing-events');
+    await sibling.sendMessage({ text: 'a message longer than ten characters' });
+
+    // A user's own full update keeps them (even sent back as read); a user cannot change them.
+    await ac.update({ ...ac.data, name: 'Renamed' } as never);
+    expect((await a.channel('messaging', 'settings-one').query({})).channel.config).toMatchObject({ typing_events: false });
+    await expect(ac.updatePartial({ set: { config_overrides: { typing_events: true } } })).rejects.toMatchObject({ code: 17 });
+    await expect(ac.updatePartial({ unset: ['config_overrides' as never] })).rejects.toMatchObject({ code: 17 });
+    // Only the provider's list of settings, with the right types.
+    await expect(serverChannel('settings-one').updatePartial({ set: { config_overrides: { read_events: false } as never } })).rejects.toMatchObject({ code: 4 });
+    await expect(serverChannel('settings-one').updatePartial({ set: { config_overrides: { typing_events: 'no' } as never } })).rejects.toMatchObject({ code: 4 });
+
+    // Unset: the type's settings again.
+    const restored = await serverChannel('settings-one').updatePartial({ unset: ['config_overrides' as never] });
+    expect(restored.channel.config).toMatchObject({ typing_events: true, max_message_length: 5000 });
+    await ac.sendMessage({ text: 'a long message again, allowed' });
+  });
+});

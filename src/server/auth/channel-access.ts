@@ -4,6 +4,7 @@ import type { Actor } from './actor';
 import type { ChannelTypeSettings } from './channel-types';
 import { allowedInChannel, channelCapabilities, notAllowed, type ChannelScope } from './policy';
 import { appSettings } from '../features/app/settings';
+import { withOverrides } from '../features/channels/config-overrides';
 import type { ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import type { ChannelRow, MemberRow } from '../store/channels';
@@ -23,11 +24,16 @@ export function channelType(ctx: ServerContext, name: string): ChannelTypeSettin
   return type;
 }
 
+/** The settings one channel follows: its type's, with the channel's own overrides (config_overrides). */
+export function channelSettings(ctx: ServerContext, row: ChannelRow): ChannelTypeSettings {
+  return withOverrides(channelType(ctx, row.type), row);
+}
+
 function scopeOf(ctx: ServerContext, row: ChannelRow, actor: Actor, member: MemberRow | undefined): ChannelScope {
   // An invitation not yet accepted gives no channel role.
   const channelRole = member && !(member.invited && !member.invite_accepted_at) ? member.channel_role : undefined;
   return {
-    type: channelType(ctx, row.type),
+    type: channelSettings(ctx, row),
     channelRole,
     ownsChannel: actor.id !== null && row.created_by_id === actor.id,
   };

@@ -14,6 +14,7 @@ import type {
 import { actorFor } from '../auth/actor';
 import { accessTo, assertCanRead, assertCapability } from '../auth/channel-access';
 import { channelDataChange } from '../features/channels/channel-data';
+import { overridesCheck } from '../features/channels/config-overrides';
 import { assertMayDelete, deleteChannel, hideChannel, showChannel, truncateChannel } from '../features/channels/channel-lifecycle';
 import { updateChannel } from '../features/channels/update-channel';
 import { startTask } from '../features/tasks/run-task';
@@ -84,7 +85,7 @@ export function channelAdminRoutes(ctx: ServerContext) {
     const row = existingChannel(ctx, c.req.param('type'), c.req.param('id'));
     const access = accessTo(ctx, row, actor);
     assertCanRead(row, actor, access);
-    const change = channelDataChange(row, { set: objectField(body.set, 'set'), unset: body.unset });
+    const change = channelDataChange(row, { set: objectField(body.set, 'set'), unset: body.unset }, overridesCheck(ctx, actor));
     assertCapability(row, actor, access, 'update-channel');
     if (change.frozenChanged) assertCapability(row, actor, access, 'freeze-channel');
     if (change.cooldownChanged) assertCapability(row, actor, access, 'set-channel-cooldown');

@@ -18,6 +18,7 @@ import { announceChannelCreated } from '../realtime/channel-events';
 import { subscribePresence } from '../realtime/presence';
 import { startWatching, stopWatching } from '../realtime/watching';
 import type { ChannelRow } from '../store/channels';
+import { CONFIG_OVERRIDES, overridesCheck } from '../features/channels/config-overrides';
 import { channelQueryOptions, queryChannelsOptions, watchingConnection } from './query-options';
 
 const CHANNEL_ID = /^[A-Za-z0-9_!-]{1,64}$/;
@@ -136,6 +137,11 @@ function existingOrCreated(
   if (found && !found.deleted_at) return found;
   const creator = requireUser(actor, 'create channels');
   assertMayCreateChannel(ctx, type, actor);
+  if (data[CONFIG_OVERRIDES] !== undefined) {
+    const check = overridesCheck(ctx, actor);
+    if (!check) throw ApiError.notAllowed('config_overrides (channel-level settings) can only be set server-side');
+    check(data[CONFIG_OVERRIDES]);
+  }
   if (found) ctx.store.channelAdmin.hardDelete(found.cid);
   const { store } = ctx;
   const others = [...new Set(memberIds)].filter((memberId) => memberId !== creator.id);

@@ -27,7 +27,11 @@ export function reminderRoutes(ctx: ServerContext) {
   routes.post('/messages/:id/reminders', auth, async (c) => {
     const body = await readJson(c);
     const actor = owner(c, body);
-    const { message } = messageInReach(ctx, c.req.param('id'), actor);
+    const { message, access } = messageInReach(ctx, c.req.param('id'), actor);
+    // The channel's setting (its type's, or its own config_overrides) turns reminders off.
+    if (access.type.config.user_message_reminders === false) {
+      throw ApiError.input(`message reminders are disabled in channel ${message.cid} (user_message_reminders)`);
+    }
     if (ctx.store.reminders.get(actor.id, message.id)) {
       throw ApiError.input(`user ${actor.id} already has reminder created for this message_id ${message.id}`);
     }

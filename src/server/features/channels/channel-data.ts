@@ -5,6 +5,7 @@ import { ApiError } from '../../http/errors';
 import { boundedInt, isObject, optionalBoolean, optionalString, type JsonObject } from '../../http/input';
 import type { ChannelData } from '../../store/channel-admin';
 import type { ChannelRow } from '../../store/channels';
+import { CONFIG_OVERRIDES } from './config-overrides';
 
 /** Keys of `data` that are the server's, not the channel's custom fields; changing them is refused. */
 const READ_ONLY = new Set([
@@ -18,9 +19,16 @@ const MAX_COOLDOWN = 120;
 
 export type DataChange = { data: ChannelData; frozenChanged: boolean; cooldownChanged: boolean };
 
+/**
+ * How `config_overrides` in a change is checked: absent when the caller may not change them
+ * (only the server side may), so naming them is refused.
+ */
+export type OverridesCheck = ((value: unknown) => JsonObject) | undefined;
+
 export function channelDataChange(
   row: ChannelRow,
   change: { replace: JsonObject } | { set: JsonObject; unset: unknown },
+  checkOverrides?: OverridesCheck,
 ): DataChange {
   const current: ChannelData = {
     name: row.name,
@@ -35,9 +43,10 @@ export function channelDataChange(
   if ('replace' in change) {
     set = change.replace;
     // The SDK strips reserved keys before sending; anything else not given is removed, except
-    // the filter tags, which have calls of their own (add_filter_tags, remove_filter_tags).
-    const tags = current.custom[FILTER_TAGS];
-    next = { ...current, name: null, custom: tags === undefined ? {} : { [FILTER_TAGS]: tags } };
+    // the filter tags, which have calls of their own (add_filter_tags, remove_filter_tags), and
+    // the channel-level settings, which only the server side changes, by naming them.
+    const kept = [FILTER_TAGS, CONFIG_OVERRIDES].filter((key) => current.custom[key] !== undefined);
+    next = { ...current, name: null, custom: Object.fromEntries(kept.map((key) => [key, current.custom[key]])) };
   } else {
     set = change.set;
     if (change.unset !== undefined && (!Array.isArray(change.unset) || change.unset.some((key) => typeof key !== 'string'))) {
@@ -52,6 +61,12 @@ export function channelDataChange(
     for (const key of [...Object.keys(set), ...unset]) {
       if (READ_ONLY.has(key)) throw ApiError.input(`channel field ${key} cannot be changed`);
     }
+  }
+  // A full update often sends back the data it read, the overrides included: unchanged, they pass.
+  const echoed = 'replace' in change && JSON.stringify(set[CONFIG_OVERRIDES]) === JSON.stringify(current.custom[CONFIG_OVERRIDES]);
+  if ((CONFIG_OVERRIDES in set && !echoed) || unset.includes(CONFIG_OVERRIDES)) {
+    if (!checkOverrides) throw ApiError.notAllowed('config_overrides (channel-level settings) can only be changed server-side');
+    if (CONFIG_OVERRIDES in set) set = { ...set, [CONFIG_OVERRIDES]: checkOverrides(set[CONFIG_OVERRIDES]) };
   }
   for (const key of unset) {
     if (key === 'name') next.name = null;

@@ -14,7 +14,8 @@ import { notifyChannelUpdated, notifyInvitation, notifyOwnCapabilities } from '.
 import { notifyMemberUpdated, notifyMembersAdded, notifyMembersRemoved } from '../../realtime/member-events';
 import type { ChannelRow, MemberRow } from '../../store/channels';
 import { sendMessage } from '../messages/send-message';
-import { channelDataChange, withFilterTags, type DataChange } from './channel-data';
+import { channelDataChange, withFilterTags, type DataChange, type OverridesCheck } from './channel-data';
+import { overridesCheck } from './config-overrides';
 
 const UPDATE_KEYS = new Set([
   'data', 'message', 'add_members', 'remove_members', 'invites', 'accept_invite', 'reject_invite',
@@ -36,7 +37,7 @@ export function updateChannel(ctx: ServerContext, row: ChannelRow, actor: Actor,
   if (unsupported.length) throw ApiError.input(`channel update with ${unsupported.join(', ')} is not supported`);
   const access = accessTo(ctx, row, actor);
   assertCanRead(row, actor, access);
-  const request = parseRequest(ctx, row, body);
+  const request = parseRequest(ctx, row, body, overridesCheck(ctx, actor));
   const { adding, removing, inviting, moderators, demoting, roles, answer } = request;
   if (!request.data && !adding.length && !removing.length && !inviting.length && !moderators.length
       && !demoting.length && !roles.length && answer === undefined && !request.message) {
@@ -120,7 +121,7 @@ export function updateChannel(ctx: ServerContext, row: ChannelRow, actor: Actor,
   return { channel, members: memberRows.map((m) => presenter.member(m)), ...(message ? { message } : {}) };
 }
 
-function parseRequest(ctx: ServerContext, row: ChannelRow, body: JsonObject) {
+function parseRequest(ctx: ServerContext, row: ChannelRow, body: JsonObject, checkOverrides: OverridesCheck) {
   const adding = memberList(body.add_members, 'add_members');
   const removing = ids(body.remove_members, 'remove_members');
   const inviting = memberList(body.invites, 'invites').map((m) => m.userId);
@@ -138,7 +139,7 @@ function parseRequest(ctx: ServerContext, row: ChannelRow, body: JsonObject) {
   const reject = optionalBoolean(body.reject_invite, 'reject_invite');
   if (accept && reject) throw ApiError.input('accept_invite and reject_invite cannot both be set');
   const answer = accept ? true : reject ? false : undefined;
-  let data: DataChange | undefined = body.data === undefined ? undefined : channelDataChange(row, { replace: objectField(body.data, 'data') });
+  let data: DataChange | undefined = body.data === undefined ? undefined : channelDataChange(row, { replace: objectField(body.data, 'data') }, checkOverrides);
   const addTags = tagList(body.add_filter_tags, 'add_filter_tags');
   const removeTags = tagList(body.remove_filter_tags, 'remove_filter_tags');
   if (addTags.length || removeTags.length) data = withFilterTags(data ?? channelDataChange(row, { set: {}, unset: undefined }), addTags, removeTags);

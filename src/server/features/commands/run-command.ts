@@ -21,7 +21,7 @@ import { senderReply } from '../composer/sender-reply';
 import { banUser, mayBan, unbanUser } from '../moderation/bans';
 import { allowedInApp } from '../../auth/policy';
 import { appSettings } from '../app/settings';
-import { channelType } from '../../auth/channel-access';
+import { channelSettings } from '../../auth/channel-access';
 import { typeCommands } from '../../auth/channel-types';
 import { BUILTIN_NAMES, channelCommands } from './command-list';
 
@@ -37,7 +37,7 @@ export function runCommand(ctx: ServerContext, channel: ChannelRow, actor: UserA
   if (!typed) return undefined;
   // The channel type says which of the app's commands its channels offer. A custom command's
   // name keeps its capitals (OrderStatus); typed in another case, it still finds it.
-  const offered = typeCommands(channelType(ctx, channel.type).config, channelCommands(ctx.store));
+  const offered = typeCommands(channelSettings(ctx, channel).config, channelCommands(ctx.store));
   const known: string[] = offered.flatMap((command) => (command.name ? [command.name] : []));
   const name = known.find((n) => n === typed) ?? known.find((n) => n.toLowerCase() === typed.toLowerCase());
   if (!name) {

@@ -3,7 +3,7 @@
 // response shape is present/draft.ts.
 import { randomUUID } from 'node:crypto';
 import type { DraftMessage } from 'stream-chat';
-import { channelType } from '../../auth/channel-access';
+import { channelSettings } from '../../auth/channel-access';
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { idList, isObject, optionalBoolean, optionalString, withoutKeys } from '../../http/input';
@@ -22,7 +22,7 @@ export function draftMessage(ctx: ServerContext, channel: ChannelRow, userId: st
   const { messages, polls } = ctx.store;
   const id = optionalString(input.id, 'message.id') || randomUUID();
   const text = optionalString(input.text, 'message.text') ?? '';
-  const maxLength = channelType(ctx, channel.type).config.max_message_length ?? 5000;
+  const maxLength = channelSettings(ctx, channel).config.max_message_length ?? 5000;
   if (text.length > maxLength) throw ApiError.input(`message.text is longer than ${maxLength} characters`);
   const parentId = optionalString(input.parent_id, 'message.parent_id');
   if (parentId && messages.get(parentId)?.cid !== channel.cid) {

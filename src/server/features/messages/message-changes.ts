@@ -3,7 +3,7 @@
 // in it are ignored; a partial update (`PUT`, `{set, unset}`) names fields explicitly, so naming
 // a server-owned one is an input error. Pinning travels in both and is checked separately: it
 // needs pin-message, not ownership of the message.
-import { channelType } from '../../auth/channel-access';
+import { channelSettings } from '../../auth/channel-access';
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { idList, optionalBoolean, optionalString, withoutKeys, type JsonObject } from '../../http/input';
@@ -69,7 +69,7 @@ export function isPinned(row: MessageRow): boolean {
 
 function contentFields(ctx: ServerContext, channel: ChannelRow, row: MessageRow, input: JsonObject): MessageFields {
   const text = optionalString(input.text, 'message.text') ?? '';
-  const { config } = channelType(ctx, channel.type);
+  const { config } = channelSettings(ctx, channel);
   const maxLength = config.max_message_length ?? 5000;
   if (text.length > maxLength) throw ApiError.input(`message.text is longer than ${maxLength} characters`);
   // An edit cannot bring in a word the type's blocklist would have kept out of a new message.

@@ -9,7 +9,7 @@
 // a change to the message (update-own-message for its author, update-any-message otherwise).
 import type { MessageResponse, PendingMessageResponse } from 'stream-chat';
 import type { Actor } from '../../auth/actor';
-import { channelType } from '../../auth/channel-access';
+import { channelSettings } from '../../auth/channel-access';
 import { assertMayChange, type MessageTarget } from '../../auth/message-access';
 import type { Subject } from '../../auth/tokens';
 import type { ServerContext } from '../../http/context';
@@ -60,7 +60,7 @@ export function commitMessage(ctx: ServerContext, target: MessageTarget, actor: 
   if (message.deleted_at) throw ApiError.input(`message ${message.id} was deleted while it was pending`);
   assertMayChange(target, actor, 'update');
   const held = store.pendingMessages.get(message.id);
-  const config = channelType(ctx, channel.type).config;
+  const config = channelSettings(ctx, channel).config;
   const committed = store.transaction(() => {
     const row = store.pendingMessages.release(message.id, new Date().toISOString());
     if (!row) throw ApiError.input(`message ${message.id} is not pending: it was committed already`);
