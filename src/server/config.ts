@@ -26,6 +26,8 @@ export type CliConfig = {
   limits: Partial<Limits>;
   /** A LibreTranslate-compatible translation service; absent: translation is not configured. */
   translation?: { url: string; apiKey?: string };
+  /** A Giphy-compatible search API for `/giphy`; absent: `/giphy` answers that it is not available. */
+  giphy?: { url: string; apiKey: string };
 };
 
 export const USAGE = `Usage: tsx src/server/main.ts [options]
@@ -44,6 +46,11 @@ Options (each also settable by the environment variable shown):
                                                 answers "not configured" (code 4)
   --translation-api-key <key>
                            TRANSLATION_API_KEY  the service's api_key, when it needs one
+  --giphy-api-key <key>    GIPHY_API_KEY        a Giphy API key: /giphy searches Giphy and previews
+                                                the GIF (Send, Shuffle, Cancel); without it /giphy
+                                                answers that GIPHY is not available
+  --giphy-url <url>        GIPHY_URL            a Giphy-compatible API (GET <url>/v1/gifs/search)
+                                                (default https://api.giphy.com)
   --production             NODE_ENV=production  production mode: no /demo/token, no demo seed,
                                                 a real secret is required
 
@@ -80,6 +87,8 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig {
       'allow-private-og': { type: 'boolean' },
       'translation-url': { type: 'string' },
       'translation-api-key': { type: 'string' },
+      'giphy-api-key': { type: 'string' },
+      'giphy-url': { type: 'string' },
       production: { type: 'boolean' },
       'rate-limits': { type: 'string' },
       'user-rate-limit': { type: 'string' },
@@ -117,7 +126,27 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig {
     devCredentials: apiKey === DEV_API_KEY || apiSecret === DEV_API_SECRET,
     limits: limitsFrom(values, env),
     ...translationFrom(values['translation-url'] ?? env.TRANSLATION_URL, values['translation-api-key'] ?? env.TRANSLATION_API_KEY),
+    ...giphyFrom(values['giphy-api-key'] ?? env.GIPHY_API_KEY, values['giphy-url'] ?? env.GIPHY_URL),
   };
+}
+
+/** The Giphy API's key and address (https://api.giphy.com unless another is given). */
+function giphyFrom(apiKey: string | undefined, url: string | undefined): Pick<CliConfig, 'giphy'> {
+  if (!apiKey) {
+    if (url) throw new Error('--giphy-url needs --giphy-api-key (GIPHY_API_KEY) too');
+    return {};
+  }
+  const address = url || 'https://api.giphy.com';
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(address);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    throw new Error(`invalid --giphy-url: ${address} (an http or https URL)`);
+  }
+  return { giphy: { url: parsed.href.replace(/\/+$/, ''), apiKey } };
 }
 
 /** The translation service's address, checked at start (an http(s) URL), and its key. */

@@ -15,6 +15,7 @@ import { RealtimeHub } from './realtime/hub';
 import { startEventLog } from './features/sync/event-log';
 import { DEFAULT_SYNC_SETTINGS, type SyncSettings } from './features/sync/sync-settings';
 import { DEFAULT_TRANSLATOR, type TranslatorSettings } from './features/translation/translator';
+import { DEFAULT_GIPHY, type GiphySettings } from './features/giphy/giphy-service';
 import { attachWebSocket } from './realtime/handshake';
 import { scheduleAllExpiries } from './realtime/expiry';
 import { resumeCampaigns } from './features/campaigns/campaign-schedule';
@@ -88,6 +89,13 @@ export type StartServerOptions = {
    * `maxBytes` bounds its answer (1 MB) and `maxChars` the text sent (20,000).
    */
   translation?: Pick<TranslatorSettings, 'url'> & Partial<TranslatorSettings>;
+  /**
+   * A Giphy-compatible search API (`GET {url}/v1/gifs/search`) for `/giphy` and its Send,
+   * Shuffle and Cancel actions; without it `/giphy` answers that GIPHY is not available.
+   * `timeoutMs` (default 2500, inside the SDK's 3 s) covers one search; `maxBytes` bounds its
+   * answer (1 MB).
+   */
+  giphy?: Pick<GiphySettings, 'url' | 'apiKey'> & Partial<GiphySettings>;
 };
 
 export type RunningServer = {
@@ -130,6 +138,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       sync: { ...DEFAULT_SYNC_SETTINGS, ...options.sync },
       push: { ...DEFAULT_PUSH_OPTIONS, ...options.push },
       ...(options.translation ? { translation: { ...DEFAULT_TRANSLATOR, ...options.translation } } : {}),
+      ...(options.giphy ? { giphy: { ...DEFAULT_GIPHY, ...options.giphy } } : {}),
     },
     store,
     hub: new RealtimeHub(limits, options.longPollHoldMs !== undefined ? { longPollHoldMs: options.longPollHoldMs } : {}),

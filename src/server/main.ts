@@ -32,6 +32,7 @@ async function main(): Promise<void> {
     allowPrivateOg: config.allowPrivateOg,
     limits: config.limits,
     ...(config.translation ? { translation: config.translation } : {}),
+    ...(config.giphy ? { giphy: config.giphy } : {}),
     staticRoot: PROJECT_ROOT,
     seed: config.devMode,
   });
@@ -55,6 +56,7 @@ function banner(config: CliConfig, port: number, seeded: boolean): string {
       `, dev tokens ${config.disableAuthChecks ? 'accepted' : 'refused'}`,
   ];
   lines.push(`  Translator: ${config.translation ? config.translation.url : 'none, translation is off (--translation-url)'}`);
+  lines.push(`  Giphy:      ${config.giphy ? config.giphy.url : 'none, /giphy is off (--giphy-api-key)'}`);
   const limits = resolveLimits(config.limits);
   lines.push(
     `  Limits:     rate limits ${limits.rateLimits ? 'on' : 'off'}, ${limits.maxConnectionsPerUser || 'any number of'} connections a user, ` +

@@ -4,6 +4,7 @@ import type { FileUploadConfig } from 'stream-chat';
 import type { PushOptions } from '../features/push/push-options';
 import type { SyncSettings } from '../features/sync/sync-settings';
 import type { TranslatorSettings } from '../features/translation/translator';
+import type { GiphySettings } from '../features/giphy/giphy-service';
 import type { Subject } from '../auth/tokens';
 import type { BodyLimits } from '../limits';
 import type { ChangeFeed } from '../realtime/change-feed';
@@ -29,6 +30,8 @@ export type ServerConfig = {
   push?: PushOptions;
   /** The translation service (features/translation); absent: translation is not configured. */
   translation?: TranslatorSettings;
+  /** The Giphy search API behind `/giphy` (features/giphy); absent: `/giphy` is not available. */
+  giphy?: GiphySettings;
 };
 
 /** Where uploads are stored and the app's upload checks (also served in `GET /app`). */

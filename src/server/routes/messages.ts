@@ -1,8 +1,11 @@
-// Sending messages: `POST /channels/{type}/{id}/message` (the work is features/messages/send-message.ts).
+// Sending messages: `POST /channels/{type}/{id}/message` (the work is features/messages/send-message.ts),
+// and a message's actions, `POST /messages/{id}/action` (a /giphy preview's: features/giphy).
 import { Hono } from 'hono';
 import type { SendMessageAPIResponse } from 'stream-chat';
 import { actorFor, requireUser } from '../auth/actor';
 import { sendMessage } from '../features/messages/send-message';
+import { runMessageAction } from '../features/giphy/giphy-actions';
+import { lookUpGiphy } from '../features/giphy/giphy-previews';
 import { pendingOption } from '../features/messages/pending-messages';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
@@ -22,6 +25,8 @@ export function messageRoutes(ctx: ServerContext) {
     // Server-side `pending: true`: stored, delivered on commit (features/messages/pending-messages.ts).
     const pending = pendingOption(body, c.get('subject'));
     const row = existingChannel(ctx, c.req.param('type'), c.req.param('id'));
+    // The send path is synchronous: a /giphy's search is done first and handed in with the input.
+    await lookUpGiphy(ctx, row, actor, input);
     const message = sendMessage(ctx, row, actor, input, { skipPush, ...(pending ? { pending } : {}) });
     const response: SendMessageAPIResponse = {
       message,
@@ -29,6 +34,14 @@ export function messageRoutes(ctx: ServerContext) {
       duration: elapsed(c),
     };
     return sendJson(response);
+  });
+
+  // The SDK's channel.sendAction: `{message_id, form_data: {image_action}, id, type}`.
+  routes.post('/messages/:id/action', requireAuth(ctx), async (c) => {
+    const body = await readJson(c);
+    const actor = requireUser(actorFor(ctx.store, c.get('subject'), namedUserId(body)), 'run message actions');
+    const message = await runMessageAction(ctx, actor, c.req.param('id'), body);
+    return sendJson({ ...(message ? { message } : {}), duration: elapsed(c) });
   });
 
   return routes;

@@ -3,7 +3,8 @@
 // - `/mute @user`, `/unmute @user`: the sender's own mute list (notification.mutes_updated);
 // - `/ban @user [reason]`, `/unban @user`: channel bans, as `/moderation/ban` makes them
 //   (features/moderation/bans.ts);
-// - `/giphy`: its service is unreachable offline.
+// - `/giphy cats`: with a Giphy API configured, the preview of a GIF only the sender sees, with
+//   Send, Shuffle and Cancel (features/giphy); without one, an error: GIPHY is not available.
 // Like the provider, a built-in answers only the sender: the HTTP response carries an
 // `ephemeral` confirmation or an `error` message, nothing is stored and nobody else is told
 // (except by the ban events). Custom commands (`/commands`) are sent as ordinary messages;
@@ -24,6 +25,7 @@ import { appSettings } from '../app/settings';
 import { channelSettings } from '../../auth/channel-access';
 import { typeCommands } from '../../auth/channel-types';
 import { BUILTIN_NAMES, channelCommands } from './command-list';
+import { giphyReply } from '../giphy/giphy-previews';
 
 const COMMAND_TEXT = /^\/([A-Za-z0-9_-]+)(?:\s+([\s\S]*))?$/;
 
@@ -49,7 +51,7 @@ export function runCommand(ctx: ServerContext, channel: ChannelRow, actor: UserA
   const presenter = new Presenter(ctx, actor.id);
   const reply: Reply = (type, replyText) => senderReply(presenter, channel, actor, input, { type, text: replyText, command: name });
   if (name === 'giphy') {
-    return reply('error', 'GIPHY is not available: this backend works offline and cannot reach the GIPHY service.');
+    return giphyReply(ctx, presenter, channel, actor, input, args) ?? reply('error', 'GIPHY is not available: this backend works offline and cannot reach the GIPHY service.');
   }
   const target = resolveTarget(ctx, args, idList(input.mentioned_users, 'message.mentioned_users'));
   if (!target) return reply('error', `/${name} needs a user: /${name} @user`);
