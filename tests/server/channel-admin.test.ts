@@ -385,3 +385,57 @@ describe('channel-level settings (config_overrides)', () => {
     await ac.sendMessage({ text: 'a long message again, allowed' });
   });
 });
+
+describe('many channels at once (PUT /channels/batch)', () => {
+  const cids = (ids: string[]) => ids.map((id) => `messaging:${id}`);
+  const membersOf = async (id: string) => (await serverChannel(id).queryMembers({})).members.map((m) => m.user_id).sort();
+
+  it('adds and removes members, archives for a member, and changes data over a filter, each as a task', async () => {
+    const ids = ['batch-a', 'batch-b', 'batch-c'];
+    for (const id of ids) await harness.admin.channel('messaging', id, { created_by_id: 'alice', members: ['alice', 'bob'] } as never).create();
+    await serverChannel('batch-c').addFilterTags(['vip']);
+    const updater = harness.admin.channelBatchUpdater();
+
+    // A member joins every channel the cids name, as a task whose result names each channel.
+    const added = await updater.addMembers({ cids: { $in: cids(ids) } }, [{ user_id: 'carol' }]);
+    expect(added.result).toEqual({ 'messaging:batch-a': 'pending', 'messaging:batch-b': 'pending', 'messaging:batch-c': 'pending' });
+    const done = await waitForTask(added.task_id!);
+    expect(done).toMatchObject({ status: 'completed', result: { channels: 3, failed: 0 } });
+    for (const id of ids) expect(await membersOf(id)).toEqual(['alice', 'bob', 'carol']);
+
+    // Only the channels the filter tag selects lose a member.
+    const removed = await updater.removeMembers({ filter_tags: { $in: ['vip'] }, cids: { $in: cids(ids) } } as never, ['bob']);
+    await waitForTask(removed.task_id!);
+    expect(await membersOf('batch-c')).toEqual(['alice', 'carol']);
+    expect(await membersOf('batch-a')).toEqual(['alice', 'bob', 'carol']);
+
+    // Archived for alice alone (members named, as the Python SDK's updater sends them): her
+    // channel list finds them archived, carol's does not; without members, for every member.
+    const archive = await harness.admin.updateChannelsBatch({ operation: 'archive', filter: { cids: cids(['batch-a', 'batch-b']) } as never, members: [{ user_id: 'alice' }] });
+    await waitForTask(archive.task_id!);
+    const archivedFor = async (user: string) =>
+      (await harness.admin.queryChannels({ cid: { $in: cids(ids) }, archived: true } as never, {}, { user_id: user })).map((c) => c.cid).sort();
+    expect(await archivedFor('alice')).toEqual(cids(['batch-a', 'batch-b']));
+    expect(await archivedFor('carol')).toEqual([]);
+    await waitForTask((await updater.archive({ cids: { $eq: 'messaging:batch-c' } })).task_id!);
+    expect(await archivedFor('carol')).toEqual(['messaging:batch-c']);
+
+    // Data: frozen, a custom key set by path, and per-channel settings, on every selected channel.
+    await serverChannel('batch-a').updatePartial({ set: { details: { tier: 'gold', region: 'eu' } } as never });
+    const changed = await updater.updateData({ cids: { $eq: 'messaging:batch-a' } }, {
+      data: { frozen: true, config_overrides: { typing_events: false } },
+      custom_set: { 'details.tier': 'platinum', note: 'moved' },
+    });
+    await waitForTask(changed.task_id!);
+    const [a] = await harness.admin.queryChannels({ cid: 'messaging:batch-a' });
+    expect(a?.data).toMatchObject({ frozen: true, details: { tier: 'platinum', region: 'eu' }, note: 'moved' });
+    expect(a?.data?.config).toMatchObject({ typing_events: false });
+
+    // Refused whole, before any task: no channel selected, an unknown operation or user, a user's token.
+    await expect(updater.addMembers({ cids: { $in: ['messaging:nowhere'] } }, ['carol'])).rejects.toMatchObject({ code: 4 });
+    await expect(harness.admin.updateChannelsBatch({ operation: 'explode' as never, filter: { cids: cids(ids) } as never })).rejects.toMatchObject({ code: 4 });
+    await expect(updater.addMembers({ cids: { $in: cids(ids) } }, ['nobody-at-all'])).rejects.toMatchObject({ code: 4 });
+    const alice = await harness.connect('alice');
+    await expect(alice.updateChannelsBatch({ operation: 'hide', filter: { cids: cids(ids) } as never, members: ['alice'] })).rejects.toMatchObject({ code: 17 });
+  });
+});

@@ -1,6 +1,7 @@
 // Channel administration: `POST /channels/{type}/{id}` (update, members, invites, roles),
 // `PATCH` (partial update), `DELETE` (soft or hard), `POST …/truncate`, `POST …/hide` and
-// `…/show`, and `POST /channels/delete` (many channels, as a task). Who may do what is the
+// `…/show`, `POST /channels/delete` (many channels, as a task) and `PUT /channels/batch` (one
+// operation over the channels a filter selects, as a task). Who may do what is the
 // policy's answer (features/channels/*, auth/channel-access.ts).
 import { Hono } from 'hono';
 import type {
@@ -10,6 +11,7 @@ import type {
   PartialUpdateChannelAPIResponse,
   TruncateChannelAPIResponse,
   UpdateChannelAPIResponse,
+  UpdateChannelsBatchResponse,
 } from 'stream-chat';
 import { actorFor } from '../auth/actor';
 import { accessTo, assertCanRead, assertCapability } from '../auth/channel-access';
@@ -17,11 +19,12 @@ import { channelDataChange } from '../features/channels/channel-data';
 import { overridesCheck } from '../features/channels/config-overrides';
 import { assertMayDelete, deleteChannel, hideChannel, showChannel, truncateChannel } from '../features/channels/channel-lifecycle';
 import { updateChannel } from '../features/channels/update-channel';
+import { batchWork, planBatch } from '../features/channels/batch-update';
 import { startTask } from '../features/tasks/run-task';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import { idList, namedUserId, objectField, optionalBoolean, queryFlag } from '../http/input';
-import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
+import { elapsed, readJson, requireAuth, requireServerSide, sendJson } from '../http/request';
 import { presentChannel } from '../present/channel';
 import { Presenter } from '../present/presenter';
 import { notifyChannelUpdated } from '../realtime/channel-events';
@@ -63,6 +66,15 @@ export function channelAdminRoutes(ctx: ServerContext) {
     });
     const result = Object.fromEntries(cids.map((cid) => [cid, 'pending']));
     return sendJson({ task_id: taskId, result, duration: elapsed(c) } satisfies APIResponse & DeleteChannelsResponse);
+  });
+
+  // Many channels at once, server-side (ChannelBatchUpdater): checked whole, then run as a task.
+  routes.put('/channels/batch', requireServerSide(ctx), async (c) => {
+    const body = await readJson(c);
+    const plan = planBatch(ctx, actorFor(ctx.store, c.get('subject')), body);
+    const taskId = startTask(ctx, 'update-channels-batch', batchWork(plan));
+    const result = Object.fromEntries(plan.rows.map((row) => [row.cid, 'pending']));
+    return sendJson({ task_id: taskId, result, duration: elapsed(c) } satisfies APIResponse & UpdateChannelsBatchResponse);
   });
 
   routes.post('/channels/:type/:id', auth, async (c) => {

@@ -154,6 +154,28 @@ export function createChannelStore(db: Db) {
       .all(cid, ...where.params, ...order.params, limit, offset) as MemberRow[];
   }
 
+  /**
+   * Live channels by cid, type and filter tag (each given list narrows the selection), in cid
+   * order, at most `limit`: what a channel batch update (PUT /channels/batch) changes.
+   */
+  function selectForBatch({ cids, types, tags }: { cids?: string[]; types?: string[]; tags?: string[] }, limit: number): ChannelRow[] {
+    const where = ['deleted_at IS NULL'];
+    const params: unknown[] = [];
+    if (cids) {
+      where.push('cid IN (SELECT value FROM json_each(?))');
+      params.push(JSON.stringify(cids));
+    }
+    if (types) {
+      where.push('type IN (SELECT value FROM json_each(?))');
+      params.push(JSON.stringify(types));
+    }
+    if (tags) {
+      where.push(`EXISTS (SELECT 1 FROM json_each(custom, '$.filter_tags') t WHERE t.value IN (SELECT value FROM json_each(?)))`);
+      params.push(JSON.stringify(tags));
+    }
+    return db.prepare<unknown[], ChannelRow>(`SELECT * FROM channels WHERE ${where.join(' AND ')} ORDER BY cid LIMIT ?`).all(...params, limit);
+  }
+
   return {
     get: (cid: string) => byCid.get(cid),
     create,
@@ -166,6 +188,7 @@ export function createChannelStore(db: Db) {
     countOfType: (type: string) => ofType.get(type)?.n ?? 0,
     query,
     queryMembers,
+    selectForBatch,
   };
 }
 
