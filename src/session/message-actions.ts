@@ -1,4 +1,4 @@
-import type { Channel, LocalMessage } from 'stream-chat';
+import type { Channel, LocalMessage, MessageResponse } from 'stream-chat';
 import type { MessageKey } from '../i18n/en';
 import { text, type Text } from '../i18n/translate';
 import { why } from './session-error';
@@ -98,5 +98,27 @@ export async function runAction(channel: Channel, message: LocalMessage, action:
     }
   } catch (error) {
     return text('actions.failed', { action: text(actionLabel(action)), why: why(error) });
+  }
+}
+
+export type GiphyActionValue = 'send' | 'shuffle' | 'cancel';
+
+/**
+ * A `/giphy` preview's button (the SDK's channel.sendAction, `image_action`). The answer is
+ * applied as its event would be, for the backend's message.new or message.updated may come
+ * later, and a cancel has none: the sent or shuffled message replaces the preview, a cancelled
+ * one is removed.
+ */
+export async function runGiphyAction(channel: Channel, message: LocalMessage, value: GiphyActionValue): Promise<Text | null> {
+  try {
+    const answered = (await channel.sendAction(message.id, { image_action: value })).message as MessageResponse | undefined;
+    channel.getClient().dispatchEvent(
+      answered
+        ? { type: 'message.updated', cid: channel.cid, message: answered }
+        : { type: 'message.deleted', cid: channel.cid, hard_delete: true, message: { id: message.id, parent_id: message.parent_id } as MessageResponse },
+    );
+    return null;
+  } catch (error) {
+    return text('message.giphyFailed', { why: why(error) });
   }
 }

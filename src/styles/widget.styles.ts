@@ -314,6 +314,10 @@ export const widgetStyles = /* css */ `
 .link-card-site, .poll-rule { font-size: 11px; text-transform: uppercase; letter-spacing: 0.4px; }
 .link-card-text { display: -webkit-box; -webkit-line-clamp: 3; -webkit-box-orient: vertical; overflow: hidden; }
 .poll-card { width: 260px; gap: 8px; padding: 10px 12px; }
+.giphy { margin: 0; display: flex; flex-direction: column; gap: 2px; max-width: 100%; }
+.giphy figcaption { color: var(--cw-muted); font-size: 12px; }
+.giphy-preview { display: flex; flex-direction: column; gap: 6px; max-width: 100%; }
+.giphy-actions { display: flex; gap: 6px; }
 .poll-head, .location-title { display: flex; align-items: center; gap: 6px; }
 .poll-options { gap: 6px; }
 .poll-option {

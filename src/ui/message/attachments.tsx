@@ -2,6 +2,7 @@ import type { Attachment } from 'stream-chat';
 import { formatBytes, hideBroken, hostOf, safeUrl } from '../format';
 import { FileIcon } from '../icons';
 import { useLocalization } from '../localization';
+import { GiphyImage } from './giphy';
 
 // Media boxes are sized from the attachment's own numbers before anything loads, so the list
 // never jumps (and the windowed list's measured row heights stay true).
@@ -25,6 +26,7 @@ function One({ attachment: a }: { attachment: Attachment }) {
   const size = fitBox(a.original_width, a.original_height);
   const name = a.title || a.fallback;
   const { t, locale } = useLocalization();
+  if (a.type === 'giphy') return <GiphyImage attachment={a} />;
   if (a.og_scrape_url || a.title_link) {
     const href = safeUrl(a.title_link) ?? safeUrl(a.og_scrape_url);
     return href ? (

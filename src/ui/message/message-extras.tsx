@@ -1,5 +1,6 @@
 import type { LocalMessage, SharedLocationResponse } from 'stream-chat';
 import { MessageAttachments } from './attachments';
+import { GiphyPreview, giphyPreviewOf } from './giphy';
 import { MessagePoll } from './poll';
 import { SharedLocation } from './shared-location';
 
@@ -9,9 +10,10 @@ export const hasExtras = (message: LocalMessage) =>
 
 /** What a message carries besides its text, each as its own card under the bubble. */
 export function MessageExtras({ message, own, canVote }: { message: LocalMessage; own: boolean; canVote: boolean }) {
+  const giphy = giphyPreviewOf(message);
   return (
     <>
-      <MessageAttachments attachments={message.attachments} />
+      {giphy ? <GiphyPreview message={message} attachment={giphy} /> : <MessageAttachments attachments={message.attachments} />}
       {message.poll_id && <MessagePoll messageId={message.id} pollId={message.poll_id} canVote={canVote} />}
       {message.shared_location && <SharedLocation location={message.shared_location as SharedLocationResponse} own={own} />}
     </>

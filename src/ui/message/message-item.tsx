@@ -8,6 +8,7 @@ import { displayName, formatTime, initial, listFormat } from '../format';
 import { PushpinIcon } from '../icons';
 import { useLocalization, useT } from '../localization';
 import { ActionMenu } from './action-menu';
+import { giphyPreviewOf } from './giphy';
 import { hasExtras, MessageExtras } from './message-extras';
 import { MessageText } from './message-text';
 import { translatedText, useTranslationLanguage } from './translation';
@@ -99,9 +100,10 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   const deleted = message.type === 'deleted' || Boolean(message.deleted_at);
   // A poll, a location or files alone need no empty text bubble above them.
   const extras = !deleted && hasExtras(message);
-  const showBubble = !extras || Boolean(message.text || message.quoted_message) || message.type !== 'regular';
+  // A /giphy preview says itself that only its sender sees it: no "/giphy cats" bubble.
+  const showBubble = (!extras || Boolean(message.text || message.quoted_message) || message.type !== 'regular') && !giphyPreviewOf(message);
   const actions = availableActions(message, ownUserId, capabilities, Boolean(language) && !translation);
-  const canReact = !deleted && capabilities.includes('send-reaction') && message.status !== 'failed';
+  const canReact = !deleted && capabilities.includes('send-reaction') && message.status !== 'failed' && message.type !== 'ephemeral' && message.type !== 'error';
   const classes = ['message', own && 'own', continued && 'continued', highlighted && 'highlighted', message.pinned && 'pinned'];
   return (
     <div className={classes.filter(Boolean).join(' ')} part={own ? 'message own-message' : 'message'} data-message-id={message.id}>
