@@ -1,5 +1,6 @@
 import {
   createCommandInjectionMiddleware,
+  createCommandStringExtractionMiddleware,
   createDraftCommandInjectionMiddleware,
   type AttachmentPostUploadMiddleware,
   type MessageComposer,
@@ -97,6 +98,14 @@ export function setupComposer(composer: MessageComposer, options: ComposerOption
   composer.attachmentManager.postUploadMiddlewareExecutor.insert({
     middleware: [keepImageSize],
     position: { after: ENRICHMENT },
+    unique: true,
+  });
+  // A slash command typed out in full (`/giphy cats`, not picked from the list) becomes the
+  // chosen command too: this SDK middleware takes `/giphy ` out of the text, as stream-chat-react
+  // installs it; without it the injection below sent `/giphy /giphy cats`.
+  composer.textComposer.middlewareExecutor.insert({
+    middleware: [createCommandStringExtractionMiddleware()],
+    position: { after: 'stream-io/text-composer/commands-middleware' },
     unique: true,
   });
   // A chosen slash command lives in the text composer's state, apart from the text; these SDK

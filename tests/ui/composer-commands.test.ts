@@ -28,6 +28,22 @@ describe('slash commands', () => {
     await waitFor(() => expect(part(el, 'command-chip')).toBeNull());
   });
 
+  it('takes a command typed out in full as the chosen one, so it is sent once', async () => {
+    const { el, textarea } = await openWidget(backend.server.url);
+    type(textarea, '/giphy cats');
+    // The chip holds the command and the box its argument, as when it is picked from the list.
+    await waitFor(() => expect(part(el, 'command-chip')?.textContent).toContain('/giphy'), { timeout: 5000 });
+    await waitFor(() => expect(textarea.value).toBe('cats'));
+    fireEvent.keyDown(textarea, { key: 'Enter' });
+    const reply = await waitFor(() => {
+      const found = [...(el.shadowRoot?.querySelectorAll('[data-message-id]') ?? [])].find((m) => /Only visible to you/.test(m.textContent ?? ''));
+      if (!found) throw new Error('no reply for the sender yet');
+      return found;
+    }, { timeout: 5000 });
+    expect(reply.textContent).toMatch(/GIPHY is not available/);
+    expect(reply.textContent).not.toMatch(/\/giphy \/giphy/);
+  });
+
   it('/giphy cannot reach its service offline and answers with a message only the sender sees', async () => {
     const { el, textarea } = await openWidget(backend.server.url);
     type(textarea, '/gi');
