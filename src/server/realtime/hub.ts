@@ -15,14 +15,14 @@ import { ConnectionRegistry, type Connection } from './registry';
  * share one serialisation and one encoded buffer, so a fan-out costs one frame per variant, not
  * one per socket.
  */
-export class Grouped {
+export class Grouped<G extends string | number = string | number> {
   constructor(
-    readonly group: (connection: Connection) => string,
-    readonly frame: (group: string, connection: Connection) => string,
+    readonly group: (connection: Connection) => G,
+    readonly frame: (group: G, connection: Connection) => string,
   ) {}
 }
 
-type EventFor = Event | ((connection: Connection) => Event) | Grouped;
+type EventFor = Event | ((connection: Connection) => Event) | Grouped<string> | Grouped<number> | Grouped<string | number>;
 
 /** A serialised event with more top-level fields: what each receiver's own counts add to a shared frame. */
 export function withFields(json: string, fields: object): string {
@@ -91,8 +91,8 @@ export class RealtimeHub {
     }
   }
 
-  private publishGrouped(connections: Iterable<Connection>, event: Grouped, accept?: (connection: Connection) => boolean): void {
-    const frames = new Map<string, { frame: string; bytes: Buffer }>();
+  private publishGrouped<G extends string | number>(connections: Iterable<Connection>, event: Grouped<G>, accept?: (connection: Connection) => boolean): void {
+    const frames = new Map<G, { frame: string; bytes: Buffer }>();
     for (const connection of connections) {
       if (accept && !accept(connection)) continue;
       const group = event.group(connection);

@@ -8,12 +8,49 @@
 //   protocol-level pings are answered (or not) by pongs; an expired socket is terminated, and its
 //   'close' ends watching and presence exactly as a clean close does.
 import { randomUUID } from 'node:crypto';
+import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import type { ServerContext } from '../http/context';
 import type { Connection } from './registry';
 import { dropConnection } from './watching';
 
 const TEXT = { binary: false };
+
+/** What of `ws`'s internals a direct write reads (ws 8): the TCP socket, the sender's state, the extensions. */
+type WsInternals = {
+  _socket?: Duplex | null;
+  _sender?: { _state?: number; _firstFragment?: boolean } | null;
+  _extensions?: Record<string, unknown>;
+};
+
+/**
+ * A payload as one unmasked, unfragmented text frame (RFC 6455 section 5.2): the bytes
+ * `ws.send(payload, { binary: false })` puts on the wire, header and payload in one buffer.
+ * Kept per payload, so the receivers of a fan-out share one frame as they share one payload.
+ */
+const framed = new WeakMap<Buffer, Buffer>();
+
+function textFrame(payload: Buffer): Buffer {
+  let frame = framed.get(payload);
+  if (frame) return frame;
+  const length = payload.length;
+  const header = length < 126 ? 2 : length < 65_536 ? 4 : 10;
+  frame = Buffer.allocUnsafe(header + length);
+  frame[0] = 0x81; // FIN, text
+  if (header === 2) {
+    frame[1] = length;
+  } else if (header === 4) {
+    frame[1] = 126;
+    frame.writeUInt16BE(length, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeUInt32BE(Math.floor(length / 2 ** 32), 2);
+    frame.writeUInt32BE(length >>> 0, 6);
+  }
+  payload.copy(frame, header);
+  framed.set(payload, frame);
+  return frame;
+}
 
 export function socketConnection(
   ctx: ServerContext,
@@ -22,6 +59,15 @@ export function socketConnection(
 ): Connection {
   const id = randomUUID();
   let cutOff = false;
+  // Without an extension (the server negotiates none: no permessage-deflate), a text frame is
+  // the same bytes for every receiver, so a fan-out's frame is built once and written to each
+  // TCP socket as it is, one write each. ws's own send would build a header per socket and write
+  // header and payload corked as two buffers: the same bytes for more work. ws is bypassed only
+  // while its sender holds nothing of its own (no fragmented message or queued frame);
+  // otherwise, and if these internals are not there, the frame goes through ws.
+  const internals = ws as unknown as WsInternals;
+  const direct = internals._extensions !== undefined && Object.keys(internals._extensions).length === 0;
+  let lastUnsent = 0;
 
   const connection: Connection = {
     id,
@@ -33,8 +79,15 @@ export function socketConnection(
       // Frames go out as buffers (a shared one without a copy per socket): what a socket holds
       // for a slow reader then sits outside the JS heap and is freed with the socket, rather
       // than as strings the heap keeps growing for until a full collection.
-      ws.send(bytes ?? Buffer.from(frame), TEXT);
-      ctx.hub.unsent.sent(id, ws.bufferedAmount);
+      const payload = bytes ?? Buffer.from(frame);
+      const socket = internals._socket;
+      const sender = internals._sender;
+      if (direct && socket && sender?._state === 0 && sender._firstFragment === true) socket.write(textFrame(payload));
+      else ws.send(payload, TEXT);
+      // Nothing held before or now changes no sum (unsent-data.ts): the common case skips it.
+      const unsent = ws.bufferedAmount;
+      if (unsent !== 0 || lastUnsent !== 0) ctx.hub.unsent.sent(id, unsent);
+      lastUnsent = unsent;
     },
     close: (code, reason) => ws.close(code, reason),
   };

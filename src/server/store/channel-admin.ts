@@ -2,6 +2,7 @@
 // hard deletion, truncation, and each member's role, invitation and hiding.
 import type { ChannelRow, MemberRow } from './channels';
 import type { Db } from './db';
+import { readStateChanged } from './reads';
 
 export type ChannelData = { name: string | null; custom: Record<string, unknown>; frozen: boolean; disabled: boolean; cooldown: number };
 
@@ -55,11 +56,15 @@ export function createChannelAdminStore(db: Db) {
       return channel.get(cid);
     },
     softDelete: (cid: string, now: string) => void softDelete.run(now, now, cid),
-    hardDelete: (cid: string) => void hardDelete.run(cid),
+    hardDelete: (cid: string) => {
+      readStateChanged(db);
+      hardDelete.run(cid);
+    },
     /** Hides (soft) or removes (hard) every message up to `at`; nobody has anything unread after. */
     truncate(cid: string, at: string, hard: boolean, now: string): void {
       if (hard) removeMessagesBefore.run(cid, at);
       truncate.run(at, now, cid);
+      readStateChanged(db);
       resetReads.run(now, cid);
       clearLastMessage.run({ cid, at });
     },

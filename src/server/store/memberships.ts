@@ -1,6 +1,7 @@
 // Membership changes beyond joining (which channels.ts does on create and add): leaving or being
 // removed, and each member's own pinned/archived marks that sort and filter their channel list.
 import type { Db } from './db';
+import { readStateChanged } from './reads';
 import type { MemberRow } from './channels';
 
 export function createMembershipStore(db: Db) {
@@ -31,7 +32,10 @@ export function createMembershipStore(db: Db) {
     /** Removes members and their read state; returns the ids that were members. */
     remove(cid: string, userIds: string[]): string[] {
       const removed = userIds.filter((userId) => remove.run(cid, userId).changes > 0);
-      for (const userId of removed) removeRead.run(cid, userId);
+      for (const userId of removed) {
+        readStateChanged(db, userId);
+        removeRead.run(cid, userId);
+      }
       if (removed.length) recount.run({ cid });
       return removed;
     },

@@ -3,6 +3,172 @@
 // than counted from messages, so `me` and every event's unread totals are cheap to compute.
 import type { Db } from './db';
 
+/** How many users' totals are kept at most; past it the oldest entry goes. */
+const MAX_TOTALS = 20_000;
+/** How many read rows the channels' copies hold at most; past it they are all dropped. */
+const MAX_COPIED_ROWS = 200_000;
+
+/**
+ * Each user's unread totals (the sum of `reads.unread_messages` and the channels where it is
+ * above zero), kept in memory: a message's fan-out needs them for every receiver, and asking
+ * SQLite for each was the largest cost of a delivery left after the socket's own. One instance
+ * per database (every store of that database shares it), told of every write to `reads`.
+ * - A new message raises the count of every member but its sender and those who muted the
+ *   channel: to know whose totals that changes (and which rose from 0, one more unread
+ *   channel), the channel's read rows are copied (`user_id → unread_messages`, read once) and
+ *   the UPDATE's rule is applied to the copy and to the totals, the muters found by the same
+ *   query the UPDATE uses.
+ * - Marking read or unread sets the row in the copy and drops the user's totals; new members'
+ *   rows (0 unread) join the copy. Any other write drops what it touches, everything when it
+ *   does not say (a truncation, a channel removed with its read state: `readStateChanged`).
+ * - Totals are read and filled only outside a transaction (inside one, the query answers).
+ *   Any change made inside a transaction leaves a row in a TEMP table written in the same
+ *   transaction; before anything kept is used again, a missing row (its transaction or
+ *   savepoint rolled back) drops it all.
+ */
+class UnreadTotals {
+  private readonly entries = new Map<string, Readonly<UnreadSummary>>();
+  /** Per channel, its read rows' counts: the table's, as long as the channel is kept here. */
+  private readonly copies = new Map<string, Map<string, number>>();
+  private copiedRows = 0;
+  /** Marks written inside transactions and not checked yet. */
+  private marks = 0;
+  private readonly mark: () => void;
+  private readonly countMarks: () => number;
+  private readonly clearMarks: () => void;
+  private readonly rowsOf: (cid: string) => Array<[string, number]>;
+  private readonly mutersOf: (cid: string, now: string) => string[];
+
+  constructor(private readonly db: Db) {
+    db.exec('CREATE TEMP TABLE IF NOT EXISTS unread_marks (id INTEGER PRIMARY KEY)');
+    const insert = db.prepare('INSERT INTO temp.unread_marks DEFAULT VALUES');
+    const count = db.prepare<[], number>('SELECT COUNT(*) FROM temp.unread_marks').pluck();
+    const clear = db.prepare('DELETE FROM temp.unread_marks');
+    const rows = db.prepare<[string], [string, number]>('SELECT user_id, unread_messages FROM reads WHERE cid = ?').raw();
+    const muters = db.prepare<[string, string], string>(`${MUTERS} ORDER BY user_id`).pluck();
+    this.mark = () => void insert.run();
+    this.countMarks = () => count.get() ?? 0;
+    this.clearMarks = () => void clear.run();
+    this.rowsOf = (cid) => rows.all(cid);
+    this.mutersOf = (cid, now) => muters.all(cid, now);
+  }
+
+  /** The user's totals, when known and usable here (outside a transaction). */
+  get(userId: string): Readonly<UnreadSummary> | undefined {
+    if (this.db.inTransaction) return undefined;
+    if (this.marks) this.settle();
+    return this.entries.get(userId);
+  }
+
+  /** Keeps totals just read from the table (outside a transaction only). */
+  set(userId: string, summary: UnreadSummary): void {
+    if (this.db.inTransaction) return;
+    if (this.entries.size >= MAX_TOTALS) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(userId, Object.freeze(summary));
+  }
+
+  /**
+   * Runs `update` (the increment of the channel's counts) and applies it to what is kept. A
+   * channel is copied only while some totals are kept (a copy serves nothing else).
+   */
+  increment(cid: string, senderId: string, now: string, update: () => void): void {
+    let copy = this.copies.get(cid);
+    if (!copy && this.entries.size > 0) {
+      copy = this.copy(cid);
+      // Too many rows to copy: whose totals change is not known, so none are kept.
+      if (!copy) this.entries.clear();
+    }
+    update();
+    if (!copy) return;
+    this.changing();
+    const muters = new Set(this.mutersOf(cid, now));
+    for (const [userId, unread] of copy) {
+      if (userId === senderId || (muters.size > 0 && muters.has(userId))) continue;
+      copy.set(userId, unread + 1);
+      const entry = this.entries.get(userId);
+      if (entry) this.entries.set(userId, Object.freeze({ total: entry.total + 1, channels: entry.channels + (unread === 0 ? 1 : 0) }));
+    }
+  }
+
+  /** The user's row in the channel, which exists, now holds `unread` (read or marked unread). */
+  setRow(cid: string, userId: string, unread: number): void {
+    this.entries.delete(userId);
+    const copy = this.copies.get(cid);
+    if (!copy) return;
+    this.changing();
+    if (!copy.has(userId)) this.copiedRows++;
+    copy.set(userId, unread);
+  }
+
+  /** A new member's row (0 unread: their totals stay). */
+  addRow(cid: string, userId: string): void {
+    const copy = this.copies.get(cid);
+    if (!copy) return;
+    this.changing();
+    this.copiedRows++;
+    copy.set(userId, 0);
+  }
+
+  /** The user's read state changed some other way (undefined: anyone's may have). */
+  forget(userId?: string): void {
+    if (userId === undefined) this.entries.clear();
+    else this.entries.delete(userId);
+    this.dropCopies();
+  }
+
+  private copy(cid: string): Map<string, number> | undefined {
+    const rows = this.rowsOf(cid);
+    if (rows.length > MAX_COPIED_ROWS) return undefined;
+    if (this.copiedRows + rows.length > MAX_COPIED_ROWS) this.dropCopies();
+    this.changing();
+    const copy = new Map(rows);
+    this.copies.set(cid, copy);
+    this.copiedRows += copy.size;
+    return copy;
+  }
+
+  private dropCopies(): void {
+    this.copies.clear();
+    this.copiedRows = 0;
+  }
+
+  /** Before a change to what is kept: inside a transaction, leaves the mark that it committed. */
+  private changing(): void {
+    if (!this.db.inTransaction) return;
+    this.mark();
+    this.marks++;
+  }
+
+  /** Outside a transaction: keeps everything if every change made in one was committed. */
+  private settle(): void {
+    if (this.countMarks() !== this.marks) {
+      this.entries.clear();
+      this.dropCopies();
+    }
+    this.clearMarks();
+    this.marks = 0;
+  }
+}
+
+/** Members who muted the channel, as of `now` (an expired mute counts until it is deleted). */
+const MUTERS = 'SELECT user_id FROM channel_mutes WHERE cid = ? AND (expires IS NULL OR expires > ?)';
+
+const totalsOf = new WeakMap<Db, UnreadTotals>();
+
+function unreadTotals(db: Db): UnreadTotals {
+  let totals = totalsOf.get(db);
+  if (!totals) totalsOf.set(db, (totals = new UnreadTotals(db)));
+  return totals;
+}
+
+/**
+ * For the stores that write `reads` outside this file: the user's read state (undefined: any
+ * user's) changed, so the unread totals kept in memory for them are dropped.
+ */
+export function readStateChanged(db: Db, userId?: string): void {
+  totalsOf.get(db)?.forget(userId);
+}
+
 export type ReadRow = {
   cid: string;
   user_id: string;
@@ -19,6 +185,7 @@ export type UnreadSummary = {
 };
 
 export function createReadStore(db: Db) {
+  const totals = unreadTotals(db);
   const insert = db.prepare(
     'INSERT OR IGNORE INTO reads (cid, user_id, last_read, unread_messages) VALUES (?, ?, ?, 0)',
   );
@@ -32,8 +199,7 @@ export function createReadStore(db: Db) {
   // Messages added to a channel a member muted do not raise their unread count (the provider's
   // rule); what was unread before the mute stays.
   const increment = db.prepare<[string, string, string, string]>(
-    `UPDATE reads SET unread_messages = unread_messages + 1 WHERE cid = ? AND user_id != ?
-       AND user_id NOT IN (SELECT user_id FROM channel_mutes WHERE cid = ? AND (expires IS NULL OR expires > ?))`,
+    `UPDATE reads SET unread_messages = unread_messages + 1 WHERE cid = ? AND user_id != ? AND user_id NOT IN (${MUTERS})`,
   );
   const setUnread = db.prepare(
     `UPDATE reads SET last_read = ?, last_read_message_id = ?, unread_messages = ?
@@ -51,7 +217,9 @@ export function createReadStore(db: Db) {
   return {
     /** Starts read state for new members: everything before `at` counts as read. */
     start: (cid: string, userIds: string[], at: string) => {
-      for (const userId of userIds) insert.run(cid, userId, at);
+      for (const userId of userIds) {
+        if (insert.run(cid, userId, at).changes > 0) totals.addRow(cid, userId);
+      }
     },
     forChannel: (cid: string) => forChannel.all(cid),
     /**
@@ -65,15 +233,25 @@ export function createReadStore(db: Db) {
       return own ? [own, ...rows] : rows;
     },
     get: (cid: string, userId: string) => forMember.get(cid, userId),
-    markRead: (cid: string, userId: string, at: string, lastReadMessageId: string | null) =>
-      void markRead.run(at, lastReadMessageId, cid, userId),
+    markRead: (cid: string, userId: string, at: string, lastReadMessageId: string | null) => {
+      if (markRead.run(at, lastReadMessageId, cid, userId).changes > 0) totals.setRow(cid, userId, 0);
+    },
     /** Mark unread: read up to `at` (and that message), `unreadMessages` after it. */
-    markUnread: (cid: string, userId: string, at: string, lastReadMessageId: string | null, unreadMessages: number) =>
-      void setUnread.run(at, lastReadMessageId, unreadMessages, cid, userId),
+    markUnread: (cid: string, userId: string, at: string, lastReadMessageId: string | null, unreadMessages: number) => {
+      if (setUnread.run(at, lastReadMessageId, unreadMessages, cid, userId).changes > 0) totals.setRow(cid, userId, unreadMessages);
+    },
     /** Channels where the user has unread messages. */
     unreadChannels: (userId: string) => unreadCids.all(userId).map((row) => row.cid),
     /** A new message: one more unread for every member but its sender and those who muted the channel. */
-    incrementUnread: (cid: string, senderId: string, now = new Date().toISOString()) => void increment.run(cid, senderId, cid, now),
-    summary: (userId: string): UnreadSummary => summary.get(userId) ?? { total: 0, channels: 0 },
+    incrementUnread: (cid: string, senderId: string, now = new Date().toISOString()) =>
+      totals.increment(cid, senderId, now, () => increment.run(cid, senderId, cid, now)),
+    /** The user's unread totals (kept in memory between writes: see UnreadTotals). */
+    summary: (userId: string): UnreadSummary => {
+      const known = totals.get(userId);
+      if (known) return known;
+      const read = summary.get(userId) ?? { total: 0, channels: 0 };
+      totals.set(userId, { total: read.total, channels: read.channels });
+      return read;
+    },
   };
 }

@@ -3,6 +3,7 @@
 // tables, which deleting and exporting a user walk.
 import type { Db } from './db';
 import { nowIso } from './db';
+import { readStateChanged } from './reads';
 import { ApiError } from '../http/errors';
 import { filtersToSql, sortToSql, type FilterSchema, type SqlFragment } from './filters-to-sql';
 import type { MessageRow } from './messages';
@@ -254,6 +255,7 @@ function createFootprint(db: Db) {
       removeMessages(messagesAfter.all(userId, 0, Number.MAX_SAFE_INTEGER));
       const channels = channelsOf.all(userId).map((row) => row.cid);
       const now = nowIso();
+      readStateChanged(db, userId);
       for (const statement of removeAll) statement.run({ id: userId, newOwnerId, now });
       for (const cid of channels) recountMembers.run({ cid });
     },
