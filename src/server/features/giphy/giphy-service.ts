@@ -4,6 +4,7 @@
 // whole exchange, body included, and the answer is read up to a bound, so a slow or flooding
 // service ends in a clear error (504, 502) well inside the SDK's 3 s request timeout, never a hang.
 import { ApiError, ErrorCode } from '../../http/errors';
+import { readCapped } from '../../http/service-answer';
 
 export type GiphySettings = {
   /** The API's base URL (`{url}/v1/gifs/search` is called), https://api.giphy.com by default. */
@@ -38,7 +39,7 @@ export async function searchGif(settings: GiphySettings, query: string, offset: 
       signal,
       redirect: 'error',
     });
-    const body = await readCapped(response, settings.maxBytes);
+    const body = await readCapped(response, settings.maxBytes, () => failed(`answered with more than ${settings.maxBytes} bytes`));
     // A refused key (401, 403) or a bad request is the backend's configuration, not the user's.
     if (!response.ok) throw failed(`answered HTTP ${response.status}${messageOf(body) ? `: ${messageOf(body)}` : ''}`);
     const data = parse(body)?.data;
@@ -77,29 +78,6 @@ function gifOf(value: unknown): Gif {
     throw failed('answered with a GIF that has no id or no image');
   }
   return { id: item.id, title: typeof item.title === 'string' ? item.title : '', url: typeof item.url === 'string' ? item.url : '', images };
-}
-
-async function readCapped(response: Response, maxBytes: number): Promise<string> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel();
-    throw failed(`answered with more than ${maxBytes} bytes`);
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw failed(`answered with more than ${maxBytes} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function parse(text: string): { data?: unknown; message?: unknown; meta?: { msg?: unknown } } | undefined {

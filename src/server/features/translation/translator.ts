@@ -4,6 +4,7 @@
 // body included, and the answer is read up to a bound, so a slow or flooding service ends in a
 // clear error well inside the SDK's 3 s request timeout, never a hang.
 import { ApiError, ErrorCode } from '../../http/errors';
+import { readCapped } from '../../http/service-answer';
 
 export type TranslatorSettings = {
   /** The service's base URL (`{url}/translate` is called). */
@@ -51,7 +52,7 @@ export async function translate(
       signal,
       redirect: 'error',
     });
-    const answer = parseAnswer(await readCapped(response, settings.maxBytes));
+    const answer = parseAnswer(await readCapped(response, settings.maxBytes, () => failed(`answered with more than ${settings.maxBytes} bytes`)));
     if (response.status >= 400 && response.status < 500 && response.status !== 429 && response.status !== 403) {
       // The service refused what was asked (a language it does not know, an empty text).
       throw ApiError.input(`the translation service refused the request: ${errorText(answer) || `HTTP ${response.status}`}`);
@@ -73,29 +74,6 @@ export async function translate(
 /** A failure of the service, not of the request: 502 with the provider's error JSON. */
 function failed(what: string): ApiError {
   return new ApiError(ErrorCode.Internal, `the translation service ${what}`, 502);
-}
-
-async function readCapped(response: Response, maxBytes: number): Promise<string> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel();
-    throw failed(`answered with more than ${maxBytes} bytes`);
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw failed(`answered with more than ${maxBytes} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 type Answer = { translatedText?: unknown; detectedLanguage?: unknown; error?: unknown } | undefined;
