@@ -4,6 +4,7 @@ import {
   createDraftCommandInjectionMiddleware,
   type AttachmentPostUploadMiddleware,
   type MessageComposer,
+  type TextComposerMiddleware,
 } from 'stream-chat';
 
 /** What the element lets a site choose about every composer on the page. */
@@ -104,7 +105,8 @@ export function setupComposer(composer: MessageComposer, options: ComposerOption
   // chosen command too: this SDK middleware takes `/giphy ` out of the text, as stream-chat-react
   // installs it; without it the injection below sent `/giphy /giphy cats`.
   composer.textComposer.middlewareExecutor.insert({
-    middleware: [createCommandStringExtractionMiddleware()],
+    // Typed for command suggestions; the executor holds every kind (stream-chat-react casts too).
+    middleware: [createCommandStringExtractionMiddleware() as unknown as TextComposerMiddleware],
     position: { after: 'stream-io/text-composer/commands-middleware' },
     unique: true,
   });

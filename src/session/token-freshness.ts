@@ -26,11 +26,19 @@ function claims(token: string): { exp?: number; iat?: number } {
   }
 }
 
-export function hasExpired(token: string, now = Date.now()): boolean {
+/** When `token` counts as expired (unix seconds; Infinity without `exp`). */
+function renewAt(token: string): number {
   const { exp, iat } = claims(token);
-  if (exp === undefined) return false;
-  const margin = iat !== undefined ? Math.min(MARGIN_S, (exp - iat) / 10) : MARGIN_S;
-  return exp - margin <= now / 1000;
+  if (exp === undefined) return Infinity;
+  return exp - (iat !== undefined ? Math.min(MARGIN_S, (exp - iat) / 10) : MARGIN_S);
+}
+
+// Every request asks about the same token until it is renewed: decode it once.
+let known: { token: string; renewAt: number } | undefined;
+
+export function hasExpired(token: string, now = Date.now()): boolean {
+  if (known?.token !== token) known = { token, renewAt: renewAt(token) };
+  return known.renewAt <= now / 1000;
 }
 
 /** One fetch for every caller while it is in flight. */
