@@ -102,6 +102,9 @@ export function notifyMessageNew(
  */
 function membersAway(ctx: ServerContext, row: ChannelRow): Map<string, Connection[]> {
   const { registry } = ctx.hub;
+  // Every connection watches the channel (the channel's watchers are a subset of all the
+  // connections, and as many): nobody is away, and the online users need no walk.
+  if (registry.watchers(row.cid).length === registry.all().length) return new Map();
   const online = registry.onlineUserIds();
   // Walking the online users is in memory, a member list is a query: prefer the first until it is several times longer.
   const fromOnline = online.length < row.member_count * 4;
