@@ -16,13 +16,24 @@ import { ConnectionRegistry, type Connection } from './registry';
  * one per socket.
  */
 export class Grouped<G extends string | number = string | number> {
-  constructor(
-    readonly group: (connection: Connection) => G,
-    readonly frame: (group: G, connection: Connection) => string,
-  ) {}
+  // Held with method signatures, whose parameters are compared both ways: a Grouped of any group
+  // type is then a Grouped to the hub (each is checked where it is made).
+  private readonly parts: { group(connection: Connection): G; frame(group: G, connection: Connection): string };
+
+  constructor(group: (connection: Connection) => G, frame: (group: G, connection: Connection) => string) {
+    this.parts = { group, frame };
+  }
+
+  group(connection: Connection): G {
+    return this.parts.group(connection);
+  }
+
+  frame(group: G, connection: Connection): string {
+    return this.parts.frame(group, connection);
+  }
 }
 
-type EventFor = Event | ((connection: Connection) => Event) | Grouped<string> | Grouped<number> | Grouped<string | number>;
+type EventFor = Event | ((connection: Connection) => Event) | Grouped;
 
 /** A serialised event with more top-level fields: what each receiver's own counts add to a shared frame. */
 export function withFields(json: string, fields: object): string {
