@@ -70,6 +70,37 @@ describe('reactions', () => {
     expect((await aliceEvent).message?.own_reactions?.map((r) => r.type)).toEqual(['wow']);
   });
 
+  it('gives each watcher their own reactions and reminder whether the message has fewer reactions than the room has watchers or more', async () => {
+    await createUsers(harness, 'carol', 'dave', 'erin');
+    const server = harness.admin.channel('messaging', 'react-many', { created_by_id: 'alice', members: ['alice', 'bob', 'carol', 'dave', 'erin'] } as never);
+    await server.create();
+    // A thread reply: fresh connections hold no thread state, so the SDK passes event.message on as sent.
+    const { message: parent } = await server.sendMessage({ text: 'parent', user_id: 'alice' } as never);
+    const { message } = await server.sendMessage({ text: 'many hands', parent_id: parent.id, user_id: 'alice' } as never);
+    await server.sendReaction(message.id, { type: 'like', user_id: 'bob' } as never);
+    const [a, b] = [await harness.connect('alice'), await harness.connect('bob')];
+    await b.reminders.upsertReminder({ messageId: message.id });
+    await a.channel('messaging', 'react-many').watch();
+    await b.channel('messaging', 'react-many').watch();
+    const sees = async (client: typeof a, type: string) => {
+      const event = await nextEvent(client, 'reaction.new', (e) => e.reaction?.type === type);
+      return { own: event.message?.own_reactions?.map((r) => `${r.user_id}:${r.type}`).sort(), reminder: Boolean(event.message?.reminder) };
+    };
+    // Two watchers and two reactions: the message's own are read, and kept for the watchers.
+    let bobSees = sees(b, 'wow');
+    let aliceSees = sees(a, 'wow');
+    await server.sendReaction(message.id, { type: 'wow', user_id: 'alice' } as never);
+    expect(await bobSees).toEqual({ own: ['bob:like'], reminder: true });
+    expect(await aliceSees).toEqual({ own: ['alice:wow'], reminder: false });
+    // More reactions than watchers (from members who do not watch): the watchers' own are read instead.
+    for (const user of ['carol', 'dave', 'erin']) await server.sendReaction(message.id, { type: 'clap', user_id: user } as never);
+    bobSees = sees(b, 'fire');
+    aliceSees = sees(a, 'fire');
+    await server.sendReaction(message.id, { type: 'fire', user_id: 'alice' } as never);
+    expect(await bobSees).toEqual({ own: ['bob:like'], reminder: true });
+    expect(await aliceSees).toEqual({ own: ['alice:fire', 'alice:wow'], reminder: false });
+  });
+
   it('replaces the user\'s reaction with enforce_unique: reaction.updated, and the old type is gone', async () => {
     const { ac, bc } = await watchingPair(harness, 'react-unique');
     const { message } = await ac.sendMessage({ text: 'pick one' });

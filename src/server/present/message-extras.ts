@@ -119,13 +119,27 @@ export function viewerFields(
   return fields;
 }
 
-/** One message's viewer fields for each of many viewers (those who have any), in two queries. */
-export function viewerFieldsOfMany(presenter: UserPresenter, store: Store, row: MessageRow, viewerIds: string[]): Map<string, ViewerFields> {
+/** The viewers an event reaches: how many, whether one is among them, and all of them. */
+export type Viewers = { count: number; has(userId: string): boolean; ids(): string[] };
+
+/**
+ * One message's viewer fields for each viewer who has any. Whichever is fewer is read: the
+ * message's own reactions and reminders (kept for the viewers among them), or theirs among the
+ * viewers (in a room of thousands, a reaction would otherwise send every watcher's id to SQLite).
+ */
+export function viewerFieldsOfMany(presenter: UserPresenter, store: Store, row: MessageRow, viewers: Viewers): Map<string, ViewerFields> {
   const fields = new Map<string, ViewerFields>();
-  for (const [userId, reactions] of groupBy(store.reactions.ofUsers(row.id, viewerIds), (r) => r.user_id)) {
-    fields.set(userId, { own_reactions: reactions.map((r) => presentReaction(presenter, r)) });
+  if (!viewers.count) return fields;
+  const fewest = <T extends { user_id: string }>(ofMessage: (limit: number) => T[], ofUsers: (ids: string[]) => T[]): T[] => {
+    const all = ofMessage(viewers.count + 1);
+    return all.length <= viewers.count ? all.filter((item) => viewers.has(item.user_id)) : ofUsers(viewers.ids());
+  };
+  const reactions = fewest((limit) => store.reactions.ofMessage(row.id, limit), (ids) => store.reactions.ofUsers(row.id, ids));
+  for (const [userId, own] of groupBy(reactions, (r) => r.user_id)) {
+    fields.set(userId, { own_reactions: own.map((r) => presentReaction(presenter, r)) });
   }
-  for (const reminder of store.reminders.ofUsers(row.id, viewerIds)) {
+  const reminders = fewest((limit) => store.reminders.ofMessage(row.id, limit), (ids) => store.reminders.ofUsers(row.id, ids));
+  for (const reminder of reminders) {
     fields.set(reminder.user_id, { ...fields.get(reminder.user_id), reminder: presentReminderBase(reminder) });
   }
   return fields;

@@ -45,7 +45,12 @@ export function publishMessageEvent(
   ctx.changes.emit(base);
   // Watchers with reactions or a reminder on the message get their own frame; everyone else
   // shares one, serialised once.
-  const viewers = viewerFieldsOfMany(presenter, ctx.store, row, ctx.hub.registry.watcherUserIds(channel.cid));
+  const { registry } = ctx.hub;
+  const viewers = viewerFieldsOfMany(presenter, ctx.store, row, {
+    count: registry.watcherCount(channel.cid),
+    has: (userId) => registry.isWatcher(channel.cid, userId),
+    ids: () => registry.watcherUserIds(channel.cid),
+  });
   const everyone = JSON.stringify(base);
   ctx.hub.toChannel(
     channel.cid,

@@ -97,6 +97,11 @@ export class ConnectionRegistry {
     return [...(this.usersByChannel.get(cid)?.keys() ?? [])];
   }
 
+  /** Whether the signed-in user has a connection watching the channel (O(1)). */
+  isWatcher(cid: string, userId: string): boolean {
+    return this.usersByChannel.get(cid)?.has(userId) ?? false;
+  }
+
   /** Up to `limit` of the channel's watching users after skipping `offset`, without listing them all. */
   watcherPage(cid: string, offset: number, limit: number): string[] {
     const page: string[] = [];

@@ -633,6 +633,10 @@ export const migrations: Migration[] = [
   (db) => {
     db.exec('CREATE INDEX channel_mutes_cid ON channel_mutes(cid)');
   },
+  // A message's reminders, everyone's: what an event about the message adds for its watchers.
+  (db) => {
+    db.exec('CREATE INDEX reminders_message ON reminders(message_id)');
+  },
 ];
 
 export function migrate(db: Database): void {

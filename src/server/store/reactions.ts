@@ -56,6 +56,7 @@ export function createReactionStore(db: Db) {
   const ofUsers = db.prepare<[string, string], ReactionRow>(
     'SELECT * FROM reactions WHERE message_id = ? AND user_id IN (SELECT value FROM json_each(?)) ORDER BY created_at',
   );
+  const ofMessage = db.prepare<[string, number], ReactionRow>('SELECT * FROM reactions WHERE message_id = ? ORDER BY created_at LIMIT ?');
   const one = db.prepare<[string, string, string], ReactionRow>(
     'SELECT * FROM reactions WHERE message_id = ? AND user_id = ? AND type = ?',
   );
@@ -111,6 +112,8 @@ export function createReactionStore(db: Db) {
       ).all(...messageIds, userId);
     },
 
+    /** One message's reactions, oldest first, at most `limit`. */
+    ofMessage: (messageId: string, limit: number): ReactionRow[] => ofMessage.all(messageId, limit),
     /** The reactions each of `userIds` left on one message (a fan-out's receivers, in one query). */
     ofUsers(messageId: string, userIds: string[]): ReactionRow[] {
       if (!userIds.length) return [];

@@ -30,6 +30,7 @@ const SCHEMA: FilterSchema = {
 
 export function createReminderStore(db: Db) {
   const prepared = statementCache(db);
+  const ofMessage = db.prepare<[string, number], ReminderRow>('SELECT * FROM reminders WHERE message_id = ? LIMIT ?');
   const ofUsers = db.prepare<[string, string], ReminderRow>(
     'SELECT * FROM reminders WHERE message_id = ? AND user_id IN (SELECT value FROM json_each(?))',
   );
@@ -71,6 +72,8 @@ export function createReminderStore(db: Db) {
       ).all(userId, ...messageIds);
     },
     /** Each of `userIds`' reminder on one message (a fan-out's receivers, in one query). */
+    /** One message's reminders (everyone's), at most `limit`. */
+    ofMessage: (messageId: string, limit: number): ReminderRow[] => ofMessage.all(messageId, limit),
     ofUsers: (messageId: string, userIds: string[]): ReminderRow[] => (userIds.length ? ofUsers.all(messageId, JSON.stringify(userIds)) : []),
     nextDue: () => nextDue.get()?.at ?? null,
     /** Pending reminders due by `now`, marked as notified. */
