@@ -104,7 +104,7 @@ function membersAway(ctx: ServerContext, row: ChannelRow): Map<string, Connectio
   const { registry } = ctx.hub;
   // Every connection watches the channel (the channel's watchers are a subset of all the
   // connections, and as many): nobody is away, and the online users need no walk.
-  if (registry.watchers(row.cid).length === registry.all().length) return new Map();
+  if (registry.watchingConnections(row.cid) === registry.connectionCount) return new Map();
   const online = registry.onlineUserIds();
   // Walking the online users is in memory, a member list is a query: prefer the first until it is several times longer.
   const fromOnline = online.length < row.member_count * 4;

@@ -92,6 +92,15 @@ export class ConnectionRegistry {
     return [...(this.byChannel.get(cid) ?? [])];
   }
 
+  /** How many connections watch the channel, and how many there are in all (no lists made). */
+  watchingConnections(cid: string): number {
+    return this.byChannel.get(cid)?.size ?? 0;
+  }
+
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
   /** Distinct signed-in users watching the channel. */
   watcherUserIds(cid: string): string[] {
     return [...(this.usersByChannel.get(cid)?.keys() ?? [])];
