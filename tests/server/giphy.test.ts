@@ -87,7 +87,7 @@ describe('/giphy without a Giphy API', () => {
     const { message } = await ac.sendMessage({ text: '/giphy cats' });
     expect(message).toMatchObject({ type: 'error', command: 'giphy', text: expect.stringMatching(/GIPHY is not available/) });
     expect(giphy.asked.length).toBe(before);
-    expect(await failure(ac.sendAction(message.id, { image_action: 'send' }))).toMatchObject({ status: 404, code: 4 });
+    expect(await failure(ac.sendAction(message.id, { image_action: 'send' }))).toMatchObject({ status: 404, code: 16 });
   });
 });
 
@@ -165,7 +165,7 @@ describe('/giphy with a Giphy API', () => {
     const { message } = await ac.sendMessage({ text: '/giphy cats' });
     const cancelled = await ac.sendAction(message.id, { image_action: 'cancel' });
     expect(cancelled.message).toBeUndefined();
-    expect(await failure(ac.sendAction(message.id, { image_action: 'send' }))).toMatchObject({ status: 404, code: 4, message: expect.stringContaining('does not exist') });
+    expect(await failure(ac.sendAction(message.id, { image_action: 'send' }))).toMatchObject({ status: 404, code: 16, message: expect.stringContaining('does not exist') });
     await sleep(200);
     expect(seenByBob.events).toEqual([]);
   });
@@ -175,8 +175,8 @@ describe('/giphy with a Giphy API', () => {
     const { message } = await ac.sendMessage({ text: '/giphy cats' });
     expect(await failure(ac.sendAction(message.id, { image_action: 'explode' }))).toMatchObject({ status: 400, code: 4, message: expect.stringContaining('send, shuffle or cancel') });
     expect(await failure(ac.sendAction(message.id, { other: 'send' }))).toMatchObject({ code: 4 });
-    expect(await failure(bc.sendAction(message.id, { image_action: 'send' }))).toMatchObject({ status: 403, code: 4, message: expect.stringContaining('only its author') });
-    expect(await failure(ac.sendAction('no-such-message', { image_action: 'shuffle' }))).toMatchObject({ status: 404, code: 4 });
+    expect(await failure(bc.sendAction(message.id, { image_action: 'send' }))).toMatchObject({ status: 403, code: 17, message: expect.stringContaining('only its author') });
+    expect(await failure(ac.sendAction('no-such-message', { image_action: 'shuffle' }))).toMatchObject({ status: 404, code: 16 });
     // A message from elsewhere, or a search that finds nothing.
     const raw = await harness.request(`/messages/${message.id}/action`, { token: harness.token('alice'), body: { form_data: { image_action: 'send' }, type: 'messaging', id: 'elsewhere' } });
     expect(raw).toMatchObject({ status: 400, body: { code: 4, message: expect.stringContaining('not in channel messaging:elsewhere') } });

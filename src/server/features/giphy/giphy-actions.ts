@@ -9,7 +9,7 @@
 import type { MessageResponse } from 'stream-chat';
 import type { UserActor } from '../../auth/actor';
 import type { ServerContext } from '../../http/context';
-import { ApiError, ErrorCode } from '../../http/errors';
+import { ApiError } from '../../http/errors';
 import { isObject, type JsonObject } from '../../http/input';
 import { Presenter } from '../../present/presenter';
 import { envelope } from '../../realtime/notify';
@@ -26,10 +26,10 @@ export async function runMessageAction(ctx: ServerContext, actor: UserActor, mes
     if (ctx.store.messages.get(messageId)) {
       throw ApiError.input(`message ${messageId} has no actions: only a /giphy preview has (send, shuffle, cancel)`);
     }
-    throw new ApiError(ErrorCode.InputError, `message ${messageId} does not exist (a /giphy preview lasts until it is sent or cancelled)`, 404);
+    throw ApiError.notFound(`message ${messageId} does not exist (a /giphy preview lasts until it is sent or cancelled)`);
   }
   if (preview.userId !== actor.id) {
-    throw new ApiError(ErrorCode.InputError, `message ${messageId} is another user's /giphy preview: only its author can send, shuffle or cancel it`, 403);
+    throw ApiError.notAllowed(`message ${messageId} is another user's /giphy preview: only its author can send, shuffle or cancel it`);
   }
   const form = body.form_data;
   const action = isObject(form) ? form.image_action : undefined;
@@ -41,7 +41,7 @@ export async function runMessageAction(ctx: ServerContext, actor: UserActor, mes
   const channel = ctx.store.channels.get(preview.cid);
   if (!channel) {
     dropPreview(ctx, messageId);
-    throw new ApiError(ErrorCode.InputError, `channel ${preview.cid} of message ${messageId} no longer exists`, 404);
+    throw ApiError.notFound(`channel ${preview.cid} of message ${messageId} no longer exists`);
   }
 
   if (action === 'cancel') {
@@ -75,7 +75,7 @@ export async function runMessageAction(ctx: ServerContext, actor: UserActor, mes
   if (!gif) throw ApiError.input(`No GIFs found for "${preview.query}".`);
   // The preview may have been sent or cancelled while the service answered.
   const current = getPreview(ctx, messageId);
-  if (current !== preview) throw new ApiError(ErrorCode.InputError, `message ${messageId} was sent or cancelled meanwhile`, 404);
+  if (current !== preview) throw ApiError.notFound(`message ${messageId} was sent or cancelled meanwhile`);
   const shuffled = { ...preview, offset, gif };
   keepPreview(ctx, shuffled);
   const presenter = new Presenter(ctx, actor.id);
