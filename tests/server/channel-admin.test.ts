@@ -435,6 +435,7 @@ describe('many channels at once (PUT /channels/batch)', () => {
     await expect(updater.addMembers({ cids: { $in: ['messaging:nowhere'] } }, ['carol'])).rejects.toMatchObject({ code: 4 });
     await expect(harness.admin.updateChannelsBatch({ operation: 'explode' as never, filter: { cids: cids(ids) } as never })).rejects.toMatchObject({ code: 4 });
     await expect(updater.addMembers({ cids: { $in: cids(ids) } }, ['nobody-at-all'])).rejects.toMatchObject({ code: 4 });
+    await expect(updater.updateData({ cids: cids(ids) } as never, { frozen: 'yes' } as never)).rejects.toMatchObject({ code: 4 });
     const alice = await harness.connect('alice');
     await expect(alice.updateChannelsBatch({ operation: 'hide', filter: { cids: cids(ids) } as never, members: ['alice'] })).rejects.toMatchObject({ code: 17 });
   });

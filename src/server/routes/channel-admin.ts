@@ -72,7 +72,7 @@ export function channelAdminRoutes(ctx: ServerContext) {
   routes.put('/channels/batch', requireServerSide(ctx), async (c) => {
     const body = await readJson(c);
     const plan = planBatch(ctx, actorFor(ctx.store, c.get('subject')), body);
-    const taskId = startTask(ctx, 'update-channels-batch', batchWork(plan));
+    const taskId = startTask(ctx, 'update-channels-batch', batchWork(ctx, plan));
     const result = Object.fromEntries(plan.rows.map((row) => [row.cid, 'pending']));
     return sendJson({ task_id: taskId, result, duration: elapsed(c) } satisfies APIResponse & UpdateChannelsBatchResponse);
   });

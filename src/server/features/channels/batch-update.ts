@@ -107,6 +107,9 @@ function dataUpdate(ctx: ServerContext, actor: Actor, body: JsonObject): (row: C
     throw ApiError.input('data.custom replaces the custom data: it cannot be combined with custom_set or custom_unset');
   }
   if (data.custom !== undefined && !isObject(data.custom)) throw ApiError.input('data.custom must be an object');
+  for (const flag of ['frozen', 'disabled'] as const) {
+    if (data[flag] !== undefined && typeof data[flag] !== 'boolean') throw ApiError.input(`data.${flag} must be a boolean`);
+  }
   const overrides = data.config_overrides === undefined ? undefined : configOverrides(ctx, data.config_overrides);
   if (!Object.keys(data).length && !Object.keys(customSet).length && !customUnset.length) {
     throw ApiError.input('updateData changes nothing: give data, custom_set or custom_unset');
@@ -208,18 +211,24 @@ function selected(ctx: ServerContext, filter: unknown): ChannelRow[] {
   return rows;
 }
 
-/** The task's work: each channel in turn, a failure noted for its channel, the others go on. */
-export function batchWork(plan: BatchPlan): TaskWork {
+/**
+ * The task's work: each channel in turn, a failure noted for its channel, the others go on. Each
+ * channel is read again when its turn comes: the task pauses between channels, and what others
+ * changed meanwhile (a rename, a freeze) must not be written back from the request's copy.
+ */
+export function batchWork(ctx: ServerContext, plan: BatchPlan): TaskWork {
   return async (breathe) => {
     const result: Record<string, string> = {};
     let failed = 0;
-    for (const row of plan.rows) {
+    for (const { cid } of plan.rows) {
       try {
+        const row = ctx.store.channels.get(cid);
+        if (!row || row.deleted_at) throw ApiError.notFound(`channel ${cid} was deleted meanwhile`);
         plan.apply(row);
-        result[row.cid] = 'ok';
+        result[cid] = 'ok';
       } catch (error) {
         failed += 1;
-        result[row.cid] = error instanceof ApiError ? `failed: ${error.message}` : 'failed';
+        result[cid] = error instanceof ApiError ? `failed: ${error.message}` : 'failed';
       }
       await breathe();
     }
