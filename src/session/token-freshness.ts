@@ -26,19 +26,26 @@ function claims(token: string): { exp?: number; iat?: number } {
   }
 }
 
-/** When `token` counts as expired (unix seconds; Infinity without `exp`). */
-function renewAt(token: string): number {
+/**
+ * When `token`, first seen at `seenAt` (ms), counts as expired (ms, this browser's clock). With
+ * `iat`, from its lifetime counted from when it arrived: a browser whose clock is off by more
+ * than a token's lifetime would otherwise renew before every request, or never. Without `iat`,
+ * from `exp` as it stands.
+ */
+function renewAt(token: string, seenAt: number): number {
   const { exp, iat } = claims(token);
   if (exp === undefined) return Infinity;
-  return exp - (iat !== undefined ? Math.min(MARGIN_S, (exp - iat) / 10) : MARGIN_S);
+  if (iat === undefined) return (exp - MARGIN_S) * 1000;
+  const lifetime = exp - iat;
+  return seenAt + (lifetime - Math.min(MARGIN_S, lifetime / 10)) * 1000;
 }
 
-// Every request asks about the same token until it is renewed: decode it once.
+// Every request asks about the same token until it is renewed: decode it once, when first seen.
 let known: { token: string; renewAt: number } | undefined;
 
 export function hasExpired(token: string, now = Date.now()): boolean {
-  if (known?.token !== token) known = { token, renewAt: renewAt(token) };
-  return known.renewAt <= now / 1000;
+  if (known?.token !== token) known = { token, renewAt: renewAt(token, now) };
+  return known.renewAt <= now;
 }
 
 /** One fetch for every caller while it is in flight. */
