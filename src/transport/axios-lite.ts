@@ -160,14 +160,14 @@ type RequestInterceptor = (config: Config) => Config | Promise<Config>;
 
 /**
  * An instance with `defaults` (merged under each call's config), axios's method helpers, and
- * request interceptors (`interceptors.request.use`), run in the order they were added before the
- * request goes out; one that throws fails the call as it would with axios.
+ * request interceptors (`interceptors.request.use`), run before the request goes out, the last
+ * added first, as axios runs them; one that throws fails the call as it would with axios.
  */
 export function create(defaults: Config = {}) {
   const interceptors: RequestInterceptor[] = [];
   const call = async <T>(method: string, url: string, config: Config = {}, data?: unknown) => {
     let merged: Config = { ...instance.defaults, ...config, headers: { ...instance.defaults.headers, ...config.headers }, method, url, data };
-    for (const intercept of interceptors) merged = await intercept(merged);
+    for (let i = interceptors.length - 1; i >= 0; i--) merged = await interceptors[i]!(merged);
     return request<T>(merged);
   };
   const instance = {

@@ -118,12 +118,17 @@ class UnreadTotals {
 
   private copy(cid: string): Map<string, number> | undefined {
     const rows = this.rowsOf(cid);
-    if (rows.length > MAX_COPIED_ROWS) return undefined;
-    if (this.copiedRows + rows.length > MAX_COPIED_ROWS) this.dropCopies();
+    // A channel of more than half the bound is not copied: two such would evict each other on
+    // every message, reading all their rows again each time.
+    if (rows.length > MAX_COPIED_ROWS / 2) return undefined;
+    // Each copy counts as one row at least, so channels without read rows (a livestream's
+    // watchers who are not members) cannot grow the map past the bound either.
+    const weight = Math.max(1, rows.length);
+    if (this.copiedRows + weight > MAX_COPIED_ROWS) this.dropCopies();
     this.changing();
     const copy = new Map(rows);
     this.copies.set(cid, copy);
-    this.copiedRows += copy.size;
+    this.copiedRows += weight;
     return copy;
   }
 
