@@ -77,7 +77,7 @@ function gifOf(value: unknown): Gif {
   if (!item || typeof item.id !== 'string' || !(images.fixed_height ?? images.original)) {
     throw failed('answered with a GIF that has no id or no image');
   }
-  return { id: item.id, title: typeof item.title === 'string' ? item.title : '', url: typeof item.url === 'string' ? item.url : '', images };
+  return { id: item.id, title: typeof item.title === 'string' ? item.title : '', url: typeof item.url === 'string' && /^https?:\/\//.test(item.url) ? item.url : '', images };
 }
 
 function parse(text: string): { data?: unknown; message?: unknown; meta?: { msg?: unknown } } | undefined {
