@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { Event, MessageResponse } from 'stream-chat';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config';
-import { collectEvents, createUsers, nextEvent, startHarness, type Harness } from './helpers';
+import { collectEvents, createUsers, nextEvent, startHarness, type Harness, failure } from './helpers';
 import { sleep, watchingPair } from './scenes';
 
 type Mode = 'ok' | 'fail' | 'slow';
@@ -47,16 +47,6 @@ async function fakeGiphy() {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, asked, state, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
-
-async function failure(call: Promise<unknown>): Promise<{ status: number; code: number; message: string }> {
-  try {
-    await call;
-  } catch (error) {
-    const { status, code, response } = error as { status: number; code: number; response?: { data?: { message?: string } } };
-    return { status, code, message: response?.data?.message ?? String((error as Error).message) };
-  }
-  throw new Error('the call succeeded');
 }
 
 let giphy: Awaited<ReturnType<typeof fakeGiphy>>;

@@ -130,3 +130,14 @@ export function signToken(claims: Record<string, unknown>, secret = API_SECRET):
 export async function createUsers(harness: Harness, ...ids: string[]): Promise<void> {
   await harness.admin.upsertUsers(ids.map((id) => ({ id, name: id[0]?.toUpperCase() + id.slice(1) })));
 }
+
+/** What a failed SDK call carries: the HTTP status and the provider's error JSON. */
+export async function failure(call: Promise<unknown>): Promise<{ status: number; code: number; message: string }> {
+  try {
+    await call;
+  } catch (error) {
+    const { status, code, response } = error as { status: number; code: number; response?: { data?: { message?: string } } };
+    return { status, code, message: response?.data?.message ?? String((error as Error).message) };
+  }
+  throw new Error('the call succeeded');
+}

@@ -6,7 +6,7 @@
 // `message_id` required, user tokens refused, malformed input as the provider's error JSON.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessageHistoryEntry, StreamChat } from 'stream-chat';
-import { createUsers, signToken, startHarness, type Harness } from './helpers';
+import { createUsers, signToken, startHarness, type Harness, failure } from './helpers';
 import { createAdmin } from './scenes';
 
 type Entry = MessageHistoryEntry & { custom: Record<string, unknown>; is_deleted: boolean };
@@ -34,16 +34,6 @@ afterAll(async () => {
 async function history(filter: Record<string, unknown>, sort: Record<string, 1 | -1>[] = [], options: { limit?: number; next?: string; prev?: string } = {}) {
   const response = await admin.queryMessageHistory(filter as never, sort as never, options);
   return { ...response, message_history: response.message_history as Entry[] };
-}
-
-async function failure(call: Promise<unknown>): Promise<{ status: number; code: number; message: string }> {
-  try {
-    await call;
-  } catch (error) {
-    const { status, code, response } = error as { status: number; code: number; response?: { data?: { message?: string } } };
-    return { status, code, message: response?.data?.message ?? String((error as Error).message) };
-  }
-  throw new Error('the call succeeded');
 }
 
 describe('message history', () => {

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Channel, Event, StreamChat } from 'stream-chat';
-import { collectEvents, createUsers, nextEvent, signToken, startHarness, type Harness } from './helpers';
+import { collectEvents, createUsers, nextEvent, signToken, startHarness, type Harness, failure } from './helpers';
 import { firebaseReceiver, until } from './push-receiver';
 import { sleep } from './scenes';
 
@@ -58,15 +58,6 @@ afterAll(async () => {
 });
 
 /** What a failed SDK call carries: the HTTP status and the provider's error code and message. */
-async function failure(call: Promise<unknown>): Promise<{ status: number; code: number; message: string }> {
-  try {
-    await call;
-  } catch (error) {
-    const { status, code, response } = error as { status: number; code: number; response?: { data?: { message?: string } } };
-    return { status, code, message: response?.data?.message ?? String((error as Error).message) };
-  }
-  throw new Error('the call succeeded');
-}
 
 /** Sends for Ann, pending, from the site's server. */
 function sendPending(id: string, text: string, extra: Record<string, unknown> = {}, metadata?: Record<string, string>) {

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Event, StreamChat } from 'stream-chat';
 import { loadConfig } from '../../src/server/config';
-import { createUsers, nextEvent, signToken, startHarness, type Harness } from './helpers';
+import { createUsers, nextEvent, signToken, startHarness, type Harness, failure } from './helpers';
 import { until } from './push-receiver';
 import { sleep } from './scenes';
 
@@ -71,17 +71,6 @@ async function libreTranslate() {
       server.close(() => resolve());
     }),
   };
-}
-
-/** What a failed SDK call carries: the HTTP status and the provider's error JSON. */
-async function failure(call: Promise<unknown>): Promise<{ status: number; code: number; message: string }> {
-  try {
-    await call;
-  } catch (error) {
-    const { status, code, response } = error as { status: number; code: number; response?: { data?: { message?: string } } };
-    return { status, code, message: response?.data?.message ?? String((error as Error).message) };
-  }
-  throw new Error('the call succeeded');
 }
 
 let service: Awaited<ReturnType<typeof libreTranslate>>;
