@@ -67,7 +67,8 @@ export function socketConnection(
   // otherwise, and if these internals are not there, the frame goes through ws.
   const internals = ws as unknown as WsInternals;
   const direct = internals._extensions !== undefined && Object.keys(internals._extensions).length === 0;
-  let lastUnsent = 0;
+  // What the unsent-data count holds for this socket (set below, before any send).
+  let reported = () => 0;
 
   const connection: Connection = {
     id,
@@ -84,15 +85,15 @@ export function socketConnection(
       const sender = internals._sender;
       if (direct && socket && sender?._state === 0 && sender._firstFragment === true) socket.write(textFrame(payload));
       else ws.send(payload, TEXT);
-      // Nothing held before or now changes no sum (unsent-data.ts): the common case skips it.
+      // Nothing held now, and nothing counted for this socket (a shed may have re-read it),
+      // changes no sum (unsent-data.ts): the common case skips it.
       const unsent = ws.bufferedAmount;
-      if (unsent !== 0 || lastUnsent !== 0) ctx.hub.unsent.sent(id, unsent);
-      lastUnsent = unsent;
+      if (unsent !== 0 || reported() !== 0) ctx.hub.unsent.sent(id, unsent);
     },
     close: (code, reason) => ws.close(code, reason),
   };
 
-  ctx.hub.unsent.track(id, {
+  ({ reported } = ctx.hub.unsent.track(id, {
     unsent: () => ws.bufferedAmount,
     // A close frame would queue behind everything unread, so a stalled peer would never see it,
     // and waiting for it would hold that data longer: the socket is dropped at once. The peer
@@ -101,7 +102,7 @@ export function socketConnection(
       cutOff = true;
       ws.terminate();
     },
-  });
+  }));
   ws.on('message', () => ctx.hub.liveness.heard(id));
   ws.on('pong', () => ctx.hub.liveness.answered(id));
   ws.on('close', () => {

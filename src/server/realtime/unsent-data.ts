@@ -17,8 +17,11 @@ export class UnsentData {
 
   constructor(private readonly limits: UnsentLimits) {}
 
-  track(id: string, socket: { unsent: () => number; cutOff: () => void }): void {
-    this.sockets.set(id, { ...socket, last: 0 });
+  /** Starts counting a transport; `reported()` is what the count holds for it now (a shed re-reads it). */
+  track(id: string, socket: { unsent: () => number; cutOff: () => void }): { reported: () => number } {
+    const tracked: Tracked = { ...socket, last: 0 };
+    this.sockets.set(id, tracked);
+    return { reported: () => tracked.last };
   }
 
   /** The transport closed (or was cut off): what it held is released. */
