@@ -48,24 +48,6 @@ export function changedChannelType(
   for (const [key, value] of Object.entries(body)) {
     if (key === 'name') {
       if (!creating && value !== current.config.name) throw ApiError.input('a channel type cannot be renamed');
-    } else if ((SWITCHES as readonly string[]).includes(key)) {
-      if (typeof value !== 'boolean') throw ApiError.input(`${key} must be a boolean`);
-      config[key] = value;
-    } else if (key in CHOICES) {
-      if (typeof value !== 'string' || !CHOICES[key]?.includes(value)) throw ApiError.input(`${key} must be one of ${CHOICES[key]?.join(', ')}`);
-      config[key] = value;
-    } else if (key === 'max_message_length') {
-      if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_MESSAGE_LENGTH) {
-        throw ApiError.input(`max_message_length must be a whole number from 1 to ${MAX_MESSAGE_LENGTH}`);
-      }
-      config.max_message_length = value;
-    } else if (key === 'commands') {
-      config.commands = commandNames(ctx, value);
-    } else if (key === 'blocklist') {
-      if (value !== null && typeof value !== 'string') throw ApiError.input('blocklist must be the name of a blocklist');
-      if (value && !ctx.store.blocklists.get(value)) throw ApiError.input(`blocklist "${value}" does not exist; create it with POST /blocklists`);
-      if (value) config.blocklist = value;
-      else delete config.blocklist;
     } else if (key === 'grants') {
       grants = mergedGrants(ctx, grants, value);
     } else if (key === 'permissions') {
@@ -73,14 +55,47 @@ export function changedChannelType(
     } else if (PASSIVE.has(key)) {
       config[key] = value;
     } else {
-      throw ApiError.input(`${key} is not a channel type setting`);
+      const setting = configSetting(ctx, key, value);
+      if (!setting) throw ApiError.input(`${key} is not a channel type setting`);
+      if (setting.value === undefined) delete config[key];
+      else config[key] = setting.value;
     }
   }
   return { config, grants, permissions };
 }
 
-function commandNames(ctx: ServerContext, value: unknown): string[] {
-  if (!Array.isArray(value) || value.some((name) => typeof name !== 'string')) throw ApiError.input('commands must be a list of command names');
+/**
+ * One config setting checked (a switch, a choice, `max_message_length`, `commands`,
+ * `blocklist`): the value to keep (undefined: no blocklist), or undefined when `key` is none of
+ * these. `name` is how an error names it (a channel's overrides say `config_overrides.<key>`).
+ * A channel type's settings and a channel's overrides are checked alike here.
+ */
+export function configSetting(ctx: ServerContext, key: string, value: unknown, name = key): { value: unknown } | undefined {
+  if ((SWITCHES as readonly string[]).includes(key)) {
+    if (typeof value !== 'boolean') throw ApiError.input(`${name} must be a boolean`);
+    return { value };
+  }
+  if (key in CHOICES) {
+    if (typeof value !== 'string' || !CHOICES[key]?.includes(value)) throw ApiError.input(`${name} must be one of ${CHOICES[key]?.join(', ')}`);
+    return { value };
+  }
+  if (key === 'max_message_length') {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_MESSAGE_LENGTH) {
+      throw ApiError.input(`${name} must be a whole number from 1 to ${MAX_MESSAGE_LENGTH}`);
+    }
+    return { value };
+  }
+  if (key === 'commands') return { value: commandNames(ctx, value, name) };
+  if (key === 'blocklist') {
+    if (value !== null && typeof value !== 'string') throw ApiError.input(`${name} must be the name of a blocklist`);
+    if (value && !ctx.store.blocklists.get(value)) throw ApiError.input(`blocklist "${value}" does not exist; create it with POST /blocklists`);
+    return { value: value || undefined };
+  }
+  return undefined;
+}
+
+function commandNames(ctx: ServerContext, value: unknown, field: string): string[] {
+  if (!Array.isArray(value) || value.some((name) => typeof name !== 'string')) throw ApiError.input(`${field} must be a list of command names`);
   const known = new Set(['all', ...channelCommands(ctx.store).flatMap((command) => (command.name ? [command.name] : []))]);
   const unknown = (value as string[]).filter((name) => !known.has(name));
   if (unknown.length) throw ApiError.input(`commands ${unknown.join(', ')} do not exist`);

@@ -114,6 +114,7 @@ function dataUpdate(ctx: ServerContext, actor: Actor, body: JsonObject): (row: C
   if (!Object.keys(data).length && !Object.keys(customSet).length && !customUnset.length) {
     throw ApiError.input('updateData changes nothing: give data, custom_set or custom_unset');
   }
+  // Checked again for each channel: custom_set may name config_overrides too.
   const check = actor.server ? (value: unknown) => configOverrides(ctx, value) : undefined;
 
   return (row) => {

@@ -8,46 +8,32 @@ import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { isObject, type JsonObject } from '../../http/input';
 import type { ChannelRow } from '../../store/channels';
-import { channelCommands } from '../commands/command-list';
+import { configSetting } from '../channel-types/channel-type-input';
 
-const SWITCHES = new Set([
+/** What a channel may override: the provider's list (its documentation's "channel-level settings"). */
+const OVERRIDABLE = new Set([
   'typing_events', 'reactions', 'replies', 'quotes', 'uploads', 'url_enrichment', 'shared_locations',
-  'user_message_reminders', 'count_messages',
+  'user_message_reminders', 'count_messages', 'max_message_length', 'blocklist', 'blocklist_behavior',
+  'push_level', 'commands',
 ]);
-const CHOICES: Record<string, string[]> = {
-  blocklist_behavior: ['flag', 'block', 'shadow_block'],
-  push_level: ['all', 'all_mentions', 'direct_mentions', 'mentions', 'none', ''],
-};
-const MAX_MESSAGE_LENGTH = 20_000;
 
 /** Where a channel keeps its overrides: with its data, beside its filter tags. */
 export const CONFIG_OVERRIDES = 'config_overrides';
 
-/** Checks `value` as a channel's overrides (a whole object, which replaces the previous one). */
+/**
+ * Checks `value` as a channel's overrides (a whole object, which replaces the previous one), each
+ * setting as a channel type's is checked (channel-type-input.ts).
+ */
 export function configOverrides(ctx: ServerContext, value: unknown): JsonObject {
   if (!isObject(value)) throw ApiError.input('config_overrides must be an object of channel settings');
+  const checked: JsonObject = {};
   for (const [key, setting] of Object.entries(value)) {
     const field = `config_overrides.${key}`;
-    if (SWITCHES.has(key)) {
-      if (typeof setting !== 'boolean') throw ApiError.input(`${field} must be a boolean`);
-    } else if (key in CHOICES) {
-      if (typeof setting !== 'string' || !CHOICES[key]!.includes(setting)) throw ApiError.input(`${field} must be one of ${CHOICES[key]!.join(', ')}`);
-    } else if (key === 'max_message_length') {
-      if (typeof setting !== 'number' || !Number.isInteger(setting) || setting < 1 || setting > MAX_MESSAGE_LENGTH) {
-        throw ApiError.input(`${field} must be a whole number from 1 to ${MAX_MESSAGE_LENGTH}`);
-      }
-    } else if (key === 'blocklist') {
-      if (typeof setting !== 'string' || !ctx.store.blocklists.get(setting)) throw ApiError.input(`${field}: blocklist "${String(setting)}" does not exist`);
-    } else if (key === 'commands') {
-      const known = new Set([...channelCommands(ctx.store).map((command) => command.name), 'all']);
-      if (!Array.isArray(setting) || setting.some((name) => typeof name !== 'string' || !known.has(name))) {
-        throw ApiError.input(`${field} must be a list of command names that exist`);
-      }
-    } else {
-      throw ApiError.input(`${field}: ${key} is not a setting a channel can override`);
-    }
+    if (!OVERRIDABLE.has(key)) throw ApiError.input(`${field}: ${key} is not a setting a channel can override`);
+    // No blocklist (null) overrides the type's too.
+    checked[key] = configSetting(ctx, key, setting, field)?.value ?? null;
   }
-  return value;
+  return checked;
 }
 
 /** The check for a change's `config_overrides`: only the server side may make one. */
