@@ -81,17 +81,20 @@ export class ChatSession {
     refreshExpiredTokens(this.client);
   }
 
-  /** What the page's policy blocks of the backend, as a failure (REST refused) or a warning (the socket alone). */
+  /**
+   * What the page's policy blocks of the backend: a failure when its REST address is refused
+   * (naming every refused origin), else a warning when its socket alone is (the SDK then polls).
+   */
   private policyFailure(): SessionError | null {
     const blocked = [...this.policyBlocked];
-    const rest = blocked.filter((origin) => /^https?:/.test(origin));
-    if (rest.length) return new SessionError('backend-blocked-by-policy', text('error.backendBlockedByPolicy', { origins: blocked.join(' ') }));
-    return null;
+    if (!blocked.some((origin) => origin.startsWith('http'))) return null;
+    return new SessionError('backend-blocked-by-policy', text('error.backendBlockedByPolicy', { origins: blocked.join(' ') }));
   }
 
   private policyWarning(): SessionError | null {
-    const sockets = [...this.policyBlocked].filter((origin) => /^wss?:/.test(origin));
-    return sockets.length ? new SessionError('socket-blocked-by-policy', text('error.socketBlockedByPolicy', { origins: sockets.join(' ') })) : null;
+    const blocked = [...this.policyBlocked];
+    if (!blocked.length || this.policyFailure()) return null;
+    return new SessionError('socket-blocked-by-policy', text('error.socketBlockedByPolicy', { origins: blocked.join(' ') }));
   }
 
   /** Notes the backend's origins the page's policy refuses (its socket may be refused alone: the SDK then polls). */

@@ -11,7 +11,6 @@ export interface TokenGrant {
   channel?: ChannelRef;
 }
 
-
 /**
  * Asks the site's token endpoint who the visitor is. The site's own session cookie
  * travels with the request (`credentials: 'include'`); the answer is

@@ -10,6 +10,14 @@ const backend = useBackend();
 const options = (el: Element & { shadowRoot: ShadowRoot | null }) =>
   [...(el.shadowRoot?.querySelectorAll('[role="option"]') ?? [])].map((o) => o.textContent ?? '');
 
+/** The reply a command gives its sender alone ("Only visible to you"), once it is shown. */
+const senderOnlyReply = (el: Element & { shadowRoot: ShadowRoot | null }) =>
+  waitFor(() => {
+    const found = [...(el.shadowRoot?.querySelectorAll('[data-message-id]') ?? [])].find((m) => /Only visible to you/.test(m.textContent ?? ''));
+    if (!found) throw new Error('no reply for the sender yet');
+    return found;
+  }, { timeout: 5000 });
+
 describe('slash commands', () => {
   it('lists the channel type\'s commands after /, narrows them as you type, and inserts the chosen one', async () => {
     const { el, textarea } = await openWidget(backend.server.url);
@@ -35,11 +43,7 @@ describe('slash commands', () => {
     await waitFor(() => expect(part(el, 'command-chip')?.textContent).toContain('/giphy'), { timeout: 5000 });
     await waitFor(() => expect(textarea.value).toBe('cats'));
     fireEvent.keyDown(textarea, { key: 'Enter' });
-    const reply = await waitFor(() => {
-      const found = [...(el.shadowRoot?.querySelectorAll('[data-message-id]') ?? [])].find((m) => /Only visible to you/.test(m.textContent ?? ''));
-      if (!found) throw new Error('no reply for the sender yet');
-      return found;
-    }, { timeout: 5000 });
+    const reply = await senderOnlyReply(el);
     expect(reply.textContent).toMatch(/GIPHY is not available/);
     expect(reply.textContent).not.toMatch(/\/giphy \/giphy/);
   });
@@ -53,11 +57,7 @@ describe('slash commands', () => {
     type(textarea, 'cats');
     await waitFor(() => expect((part(el, 'send-button') as HTMLButtonElement).disabled).toBe(false));
     fireEvent.keyDown(textarea, { key: 'Enter' });
-    const reply = await waitFor(() => {
-      const found = [...(el.shadowRoot?.querySelectorAll('[data-message-id]') ?? [])].find((m) => /Only visible to you/.test(m.textContent ?? ''));
-      if (!found) throw new Error('no reply for the sender yet');
-      return found;
-    }, { timeout: 5000 });
+    const reply = await senderOnlyReply(el);
     expect(reply.textContent).toMatch(/GIPHY is not available/);
     expect(reply.querySelector('.bubble-error')).not.toBeNull();
   });
