@@ -155,7 +155,7 @@ class UnreadTotals {
   }
 }
 
-/** Members who muted the channel, as of `now` (an expired mute counts until it is deleted). */
+/** Members who muted the channel, as of `now` (a mute past its expiry no longer counts). */
 const MUTERS = 'SELECT user_id FROM channel_mutes WHERE cid = ? AND (expires IS NULL OR expires > ?)';
 
 const totalsOf = new WeakMap<Db, UnreadTotals>();
