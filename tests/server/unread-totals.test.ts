@@ -6,12 +6,12 @@ import { openStore } from '../../src/server/store/store';
 
 type Store = ReturnType<typeof openStore>;
 
-/** What the table says, asked directly. */
+/** What the table says (through the read_state view that adds the channel clock), asked directly. */
 function truth(store: Store, userId: string) {
   return store.db
     .prepare<[string], { total: number; channels: number }>(
       `SELECT COALESCE(SUM(unread_messages), 0) AS total, COUNT(CASE WHEN unread_messages > 0 THEN 1 END) AS channels
-       FROM reads WHERE user_id = ?`,
+       FROM read_state WHERE user_id = ?`,
     )
     .get(userId);
 }

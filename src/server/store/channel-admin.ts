@@ -17,7 +17,10 @@ export function createChannelAdminStore(db: Db) {
   const hardDelete = db.prepare('DELETE FROM channels WHERE cid = ?');
   const truncate = db.prepare('UPDATE channels SET truncated_at = ?, updated_at = ? WHERE cid = ?');
   const removeMessagesBefore = db.prepare('DELETE FROM messages WHERE cid = ? AND created_at <= ?');
-  const resetReads = db.prepare('UPDATE reads SET unread_messages = 0, last_read = ? WHERE cid = ?');
+  // Nothing unread as of the channel's clock now (see reads.ts).
+  const resetReads = db.prepare(
+    'UPDATE reads SET unread_messages = 0, last_read = ?, seen_seq = COALESCE((SELECT seq FROM read_clocks WHERE cid = reads.cid), 0) WHERE cid = ?',
+  );
   const clearLastMessage = db.prepare(
     `UPDATE channels SET last_message_at = (SELECT MAX(created_at) FROM messages WHERE cid = @cid AND created_at > @at)
      WHERE cid = @cid`,

@@ -637,6 +637,22 @@ export const migrations: Migration[] = [
   (db) => {
     db.exec('CREATE INDEX reminders_message ON reminders(message_id)');
   },
+  // Fan-out (issue 18): a new message no longer rewrites every member's read row. Each channel
+  // keeps a clock of the messages that count as unread; a read row keeps its count as of the
+  // clock's value it last saw, so its unread count is that count plus what the clock moved since.
+  (db) => {
+    db.exec(`
+      CREATE TABLE read_clocks (
+        cid TEXT PRIMARY KEY REFERENCES channels(cid) ON DELETE CASCADE,
+        seq INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      ALTER TABLE reads ADD COLUMN seen_seq INTEGER NOT NULL DEFAULT 0;
+      CREATE VIEW read_state AS
+        SELECT r.cid, r.user_id, r.last_read, r.last_read_message_id,
+               r.unread_messages + COALESCE(k.seq, 0) - r.seen_seq AS unread_messages
+        FROM reads r LEFT JOIN read_clocks k ON k.cid = r.cid;
+    `);
+  },
 ];
 
 export function migrate(db: Database): void {

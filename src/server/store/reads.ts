@@ -1,6 +1,10 @@
 // The reads table: per member and channel, when they last read it and how many messages
-// arrived since. Unread counts are kept as counters (incremented on each new message) rather
-// than counted from messages, so `me` and every event's unread totals are cheap to compute.
+// arrived since. Unread counts are kept as counters rather than counted from messages, so `me`
+// and every event's unread totals are cheap to compute. A new message does not rewrite every
+// member's row: it moves the channel's clock (`read_clocks`), and a row's count is its stored
+// count plus how far the clock moved since the row last saw it (`seen_seq`); the sender's and
+// the muters' rows see the move, so it does not count for them. Readers go through the
+// `read_state` view, which adds the two.
 import type { Db } from './db';
 
 /** How many users' totals are kept at most; past it the oldest entry goes. */
@@ -44,7 +48,7 @@ class UnreadTotals {
     const insert = db.prepare('INSERT INTO temp.unread_marks DEFAULT VALUES');
     const count = db.prepare<[], number>('SELECT COUNT(*) FROM temp.unread_marks').pluck();
     const clear = db.prepare('DELETE FROM temp.unread_marks');
-    const rows = db.prepare<[string], [string, number]>('SELECT user_id, unread_messages FROM reads WHERE cid = ?').raw();
+    const rows = db.prepare<[string], [string, number]>('SELECT user_id, unread_messages FROM read_state WHERE cid = ?').raw();
     const muters = db.prepare<[string, string], string>(`${MUTERS} ORDER BY user_id`).pluck();
     this.mark = () => void insert.run();
     this.countMarks = () => count.get() ?? 0;
@@ -191,39 +195,42 @@ export type UnreadSummary = {
 
 export function createReadStore(db: Db) {
   const totals = unreadTotals(db);
+  const clock = db.prepare<[string], number>('SELECT seq FROM read_clocks WHERE cid = ?').pluck();
+  const clockOf = (cid: string) => clock.get(cid) ?? 0;
   const insert = db.prepare(
-    'INSERT OR IGNORE INTO reads (cid, user_id, last_read, unread_messages) VALUES (?, ?, ?, 0)',
+    'INSERT OR IGNORE INTO reads (cid, user_id, last_read, unread_messages, seen_seq) VALUES (?, ?, ?, 0, ?)',
   );
-  const forChannel = db.prepare<[string], ReadRow>('SELECT * FROM reads WHERE cid = ? ORDER BY user_id');
-  const recentReaders = db.prepare<[string, number], ReadRow>('SELECT * FROM reads WHERE cid = ? ORDER BY last_read DESC LIMIT ?');
-  const forMember = db.prepare<[string, string], ReadRow>('SELECT * FROM reads WHERE cid = ? AND user_id = ?');
-  const markRead = db.prepare(
-    `UPDATE reads SET last_read = ?, last_read_message_id = ?, unread_messages = 0
+  const forChannel = db.prepare<[string], ReadRow>('SELECT * FROM read_state WHERE cid = ? ORDER BY user_id');
+  const recentReaders = db.prepare<[string, number], ReadRow>('SELECT * FROM read_state WHERE cid = ? ORDER BY last_read DESC LIMIT ?');
+  const forMember = db.prepare<[string, string], ReadRow>('SELECT * FROM read_state WHERE cid = ? AND user_id = ?');
+  // Marking read or unread sets the count as of the clock now.
+  const setCount = db.prepare<[string, string | null, number, number, string, string]>(
+    `UPDATE reads SET last_read = ?, last_read_message_id = ?, unread_messages = ?, seen_seq = ?
      WHERE cid = ? AND user_id = ?`,
   );
-  // Messages added to a channel a member muted do not raise their unread count (the provider's
-  // rule); what was unread before the mute stays.
-  const increment = db.prepare<[string, string, string, string]>(
-    `UPDATE reads SET unread_messages = unread_messages + 1 WHERE cid = ? AND user_id != ? AND user_id NOT IN (${MUTERS})`,
-  );
-  const setUnread = db.prepare(
-    `UPDATE reads SET last_read = ?, last_read_message_id = ?, unread_messages = ?
-     WHERE cid = ? AND user_id = ?`,
+  const tick = db.prepare<[string]>('INSERT INTO read_clocks (cid, seq) VALUES (?, 1) ON CONFLICT (cid) DO UPDATE SET seq = seq + 1');
+  // The sender's own message is not unread for them; messages added to a channel a member
+  // muted do not raise their unread count (the provider's rule), and what was unread before
+  // the mute stays.
+  const skipSender = db.prepare<[string, string]>('UPDATE reads SET seen_seq = seen_seq + 1 WHERE cid = ? AND user_id = ?');
+  const skipMuters = db.prepare<[string, string, string, string]>(
+    `UPDATE reads SET seen_seq = seen_seq + 1 WHERE cid = ? AND user_id != ? AND user_id IN (${MUTERS})`,
   );
   const unreadCids = db.prepare<[string], { cid: string }>(
-    'SELECT cid FROM reads WHERE user_id = ? AND unread_messages > 0',
+    'SELECT cid FROM read_state WHERE user_id = ? AND unread_messages > 0',
   );
   const summary = db.prepare<[string], { total: number; channels: number }>(
     `SELECT COALESCE(SUM(unread_messages), 0) AS total,
             COUNT(CASE WHEN unread_messages > 0 THEN 1 END) AS channels
-     FROM reads WHERE user_id = ?`,
+     FROM read_state WHERE user_id = ?`,
   );
 
   return {
     /** Starts read state for new members: everything before `at` counts as read. */
     start: (cid: string, userIds: string[], at: string) => {
+      const seq = clockOf(cid);
       for (const userId of userIds) {
-        if (insert.run(cid, userId, at).changes > 0) totals.addRow(cid, userId);
+        if (insert.run(cid, userId, at, seq).changes > 0) totals.addRow(cid, userId);
       }
     },
     forChannel: (cid: string) => forChannel.all(cid),
@@ -239,17 +246,22 @@ export function createReadStore(db: Db) {
     },
     get: (cid: string, userId: string) => forMember.get(cid, userId),
     markRead: (cid: string, userId: string, at: string, lastReadMessageId: string | null) => {
-      if (markRead.run(at, lastReadMessageId, cid, userId).changes > 0) totals.setRow(cid, userId, 0);
+      if (setCount.run(at, lastReadMessageId, 0, clockOf(cid), cid, userId).changes > 0) totals.setRow(cid, userId, 0);
     },
     /** Mark unread: read up to `at` (and that message), `unreadMessages` after it. */
     markUnread: (cid: string, userId: string, at: string, lastReadMessageId: string | null, unreadMessages: number) => {
-      if (setUnread.run(at, lastReadMessageId, unreadMessages, cid, userId).changes > 0) totals.setRow(cid, userId, unreadMessages);
+      if (setCount.run(at, lastReadMessageId, unreadMessages, clockOf(cid), cid, userId).changes > 0) totals.setRow(cid, userId, unreadMessages);
     },
     /** Channels where the user has unread messages. */
     unreadChannels: (userId: string) => unreadCids.all(userId).map((row) => row.cid),
     /** A new message: one more unread for every member but its sender and those who muted the channel. */
     incrementUnread: (cid: string, senderId: string, now = new Date().toISOString()) =>
-      totals.increment(cid, senderId, now, () => increment.run(cid, senderId, cid, now)),
+      totals.increment(cid, senderId, now, () => {
+        tick.run(cid);
+        skipSender.run(cid, senderId);
+        skipMuters.run(cid, senderId, cid, now);
+      }),
+
     /** The user's unread totals (kept in memory between writes: see UnreadTotals). */
     summary: (userId: string): UnreadSummary => {
       const known = totals.get(userId);
