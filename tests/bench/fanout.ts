@@ -8,20 +8,22 @@
 // upserted and the channel created with every watcher and sender as a member by a server-side
 // `stream-chat` client. Senders post over REST with their own user tokens.
 //
-// For each N (a fresh backend each time): a warm-up of a few messages; then latency at a
-// steady 10 messages a second, from the sender's request to each watcher's `message.new`
-// frame (p50, p99 over every delivery of a round; the median of three rounds); then throughput, the senders posting back to back
-// (each waits only for its own HTTP response) in three short bursts, messages per second until
-// the last watcher has the last message (median of the bursts); and the backend's CPU time per
-// message during the bursts, which is how the cost grows with N. Every loop is bounded in
-// count and in time.
+// For each N (a fresh backend each time), and beside it the floor (a bare `ws` server sending
+// the same frame to the same N, fanout-floor-server.ts), both up at once: a warm-up of a few
+// messages each; then latency at a steady 10 messages a second, from the sender's request to
+// each watcher's `message.new` frame (p50, p99 over every delivery of a round; the median of
+// three rounds); then throughput, the senders posting back to back (each waits only for its own
+// HTTP response) in five short bursts, messages per second until the last watcher has the last
+// message (median of the bursts), and the server's CPU time per message during the bursts,
+// which is how the cost grows with N. Ours' rounds and bursts alternate with the floor's, so the
+// CPU ratio is taken within each pair. Every loop is bounded in count and in time.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { StreamChat } from 'stream-chat';
 import WebSocket from 'ws';
 import { API_KEY, API_SECRET } from './backend';
 import { whenListening } from './backend-process';
-import { median, percentile } from './stats';
+import { median, percentile, spread } from './stats';
 import type { BenchRow } from './types';
 
 /** `--fanout-sizes=1000` (or 100,1000) measures only those. */
@@ -34,7 +36,8 @@ const LATENCY_MESSAGES = 30;
 const QUIET_MS = 300;
 /** One message every 100 ms across all senders: 10 messages a second. */
 const PACE_MS = 100;
-const BURSTS = 3;
+/** Bursts of each side, ours and the floor's in pairs (issue 18 asks for five paired runs). */
+const BURSTS = 5;
 const BURST_MS = 1500;
 const BURST_MAX_MESSAGES = 400;
 const DRAIN_TIMEOUT_MS = 15_000;
@@ -48,6 +51,16 @@ const FLOOR_BUDGET_RATIO = 1.25;
 const BUDGET_P99_AT_1000_MS = 15;
 
 const signer = new StreamChat(API_KEY, API_SECRET);
+const tokens = new Map<string, string>();
+/**
+ * A user's token, signed once: as a real client holds its token, signing is no part of a
+ * delivery (jsonwebtoken took 0.5–1 ms of this process per request, inside the measured latency).
+ */
+function tokenFor(userId: string): string {
+  let token = tokens.get(userId);
+  if (token === undefined) tokens.set(userId, (token = signer.createToken(userId)));
+  return token;
+}
 
 /** The backend child process. */
 export class ServerProcess {
@@ -177,7 +190,7 @@ function countMessages(socket: WebSocket, deliveries: { current: Deliveries | un
 /** A watcher: a raw socket after the SDK's handshake. Resolves with its connection_id. */
 export function connectWatcher(wsBase: string, userId: string, deliveries: { current: Deliveries | undefined }): Promise<{ socket: WebSocket; connectionId: string }> {
   const json = JSON.stringify({ user_id: userId, user_details: { id: userId, name: `Watcher ${userId}` } });
-  const token = signer.createToken(userId);
+  const token = tokenFor(userId);
   const url = `${wsBase}/connect?json=${encodeURIComponent(json)}&api_key=${API_KEY}&authorization=${token}&stream-auth-type=jwt`;
   const socket = new WebSocket(url, { perMessageDeflate: false });
   return new Promise((resolve, reject) => {
@@ -220,7 +233,7 @@ export async function api(base: string, path: string, userId: string, body: unkn
   const query = new URLSearchParams({ api_key: API_KEY, user_id: userId, ...(connectionId ? { connection_id: connectionId } : {}) });
   const response = await fetch(`${base}${path}?${query}`, {
     method: 'POST',
-    headers: { authorization: signer.createToken(userId), 'stream-auth-type': 'jwt', 'content-type': 'application/json' },
+    headers: { authorization: tokenFor(userId), 'stream-auth-type': 'jwt', 'content-type': 'application/json' },
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(30_000),
   });
@@ -236,83 +249,99 @@ type Measured = {
   messagesPerSecond: number;
   deliveriesPerSecond: number;
   serverCpuPerMessageMs: number;
+  /** Each burst's CPU per message, in the order run (paired with the floor's). */
+  cpuPerMessageMs: number[];
   clientCpuShare: number;
 };
-type Result = Measured & { n: number; setupMs: number; floor?: Measured & { error?: string } };
+type Result = Measured & { n: number; setupMs: number; floor?: Measured; floorError?: string };
 
 const deadline = (label: string, ms: number) =>
   new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${label} took over ${ms / 1000} s`)), ms).unref());
 
-/**
- * The same measurement for the backend and for the floor: once the setup's frames have drained,
- * warm-up, latency at a steady pace in rounds, then throughput in bursts with the server's CPU
- * time. `sendOne` posts one message with the given id and resolves when its response is in.
- */
-async function measure(server: ServerProcess, deliveries: Deliveries, senderIds: string[], post: (sender: string, id: string) => Promise<void>, n: number, label: string): Promise<Measured> {
-  let sequence = 0;
-  // Resolves when the HTTP response is in, with a promise of the last delivery (wrapped:
-  // an async function would otherwise wait for it).
-  const sendOne = async (sender: string): Promise<{ delivered: Promise<void> }> => {
-    const id = `${label}-${n}-${sequence++}`;
-    const delivered = deliveries.expect(id, performance.now());
-    await post(sender, id);
-    return { delivered };
-  };
-  const drain = (all: Promise<void>[], what: string) => Promise.race([Promise.all(all), deadline(what, DRAIN_TIMEOUT_MS)]);
+/** One server under measurement (ours or the floor) with its N watchers connected. */
+type Target = {
+  label: string;
+  n: number;
+  server: ServerProcess;
+  deliveries: Deliveries;
+  senderIds: string[];
+  /** Posts one message with the given id; resolves when its HTTP response is in. */
+  post: (sender: string, id: string) => Promise<void>;
+  sequence: number;
+};
 
-  // The setup's own events (user.watching.start to every watcher, …) drain first.
+type Round = { p50: number; p99: number; samples: number; clientShare: number };
+type Burst = { perSecond: number; deliveriesPerSecond: number; cpuPerMessage: number };
+
+/** Resolves when the HTTP response is in, with a promise of the last delivery (wrapped: an async function would otherwise wait for it). */
+async function sendOne(target: Target, sender: string): Promise<{ delivered: Promise<void> }> {
+  const id = `${target.label}-${target.n}-${target.sequence++}`;
+  const delivered = target.deliveries.expect(id, performance.now());
+  await target.post(sender, id);
+  return { delivered };
+}
+
+const drain = (all: Promise<void>[], what: string) => Promise.race([Promise.all(all), deadline(what, DRAIN_TIMEOUT_MS)]);
+
+/** Waits until no frame has arrived for a while (a setup's own events, user.watching.start to every watcher, …). */
+async function quiet() {
   const quietBy = performance.now() + SETUP_TIMEOUT_MS;
   while (performance.now() - lastFrameAt < QUIET_MS && performance.now() < quietBy) await new Promise((resolve) => setTimeout(resolve, 50));
+}
 
-  // Warm-up, then latency at a steady pace (sends are not awaited: the pace holds), in
-  // rounds; each round's p50 and p99, and the median over the rounds.
-  for (let i = 0; i < WARMUP_MESSAGES; i++) await drain([(await sendOne(senderIds[i % SENDERS] as string)).delivered], 'warm-up');
-  const rounds: Array<{ p50: number; p99: number; samples: number; clientShare: number }> = [];
-  for (let round = 0; round < LATENCY_ROUNDS; round++) {
-    deliveries.latencies = [];
-    deliveries.recording = true;
-    const clientCpu = process.cpuUsage();
-    const paced: Promise<void>[] = [];
-    const pacedStarted = performance.now();
-    for (let i = 0; i < LATENCY_MESSAGES; i++) {
-      const due = pacedStarted + i * PACE_MS;
-      const wait = due - performance.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      paced.push(sendOne(senderIds[i % SENDERS] as string).then(({ delivered }) => delivered));
-    }
-    await drain(paced, 'paced messages');
-    const clientUsage = process.cpuUsage(clientCpu);
-    deliveries.recording = false;
-    rounds.push({
-      p50: percentile(deliveries.latencies, 50),
-      p99: percentile(deliveries.latencies, 99),
-      samples: deliveries.latencies.length,
-      clientShare: (clientUsage.user + clientUsage.system) / 1000 / (performance.now() - pacedStarted),
-    });
+async function warmUp(target: Target) {
+  await quiet();
+  for (let i = 0; i < WARMUP_MESSAGES; i++) await drain([(await sendOne(target, target.senderIds[i % SENDERS] as string)).delivered], 'warm-up');
+}
+
+/** Latency at a steady pace (sends are not awaited: the pace holds): the round's p50 and p99. */
+async function latencyRound(target: Target): Promise<Round> {
+  const { deliveries } = target;
+  deliveries.latencies = [];
+  deliveries.recording = true;
+  const clientCpu = process.cpuUsage();
+  const paced: Promise<void>[] = [];
+  const pacedStarted = performance.now();
+  for (let i = 0; i < LATENCY_MESSAGES; i++) {
+    const due = pacedStarted + i * PACE_MS;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    paced.push(sendOne(target, target.senderIds[i % SENDERS] as string).then(({ delivered }) => delivered));
   }
+  await drain(paced, 'paced messages');
+  const clientUsage = process.cpuUsage(clientCpu);
+  deliveries.recording = false;
+  return {
+    p50: percentile(deliveries.latencies, 50),
+    p99: percentile(deliveries.latencies, 99),
+    samples: deliveries.latencies.length,
+    clientShare: (clientUsage.user + clientUsage.system) / 1000 / (performance.now() - pacedStarted),
+  };
+}
 
-  // Throughput: senders back to back for a short burst, then wait for the last delivery.
-  const bursts: Array<{ perSecond: number; deliveriesPerSecond: number; cpuPerMessage: number }> = [];
-  for (let b = 0; b < BURSTS; b++) {
-    const cpuBefore = await server.cpuMs();
-    const started = performance.now();
-    const deliveredBefore = deliveries.delivered;
-    const all: Promise<void>[] = [];
-    let sent = 0;
-    await Promise.all(
-      senderIds.map(async (sender) => {
-        while (performance.now() - started < BURST_MS && sent < BURST_MAX_MESSAGES) {
-          sent++;
-          all.push((await sendOne(sender)).delivered);
-        }
-      }),
-    );
-    await drain(all, `burst of ${sent}`);
-    const seconds = (deliveries.lastAt - started) / 1000;
-    const cpu = (await server.cpuMs()) - cpuBefore;
-    bursts.push({ perSecond: sent / seconds, deliveriesPerSecond: (deliveries.delivered - deliveredBefore) / seconds, cpuPerMessage: cpu / sent });
-  }
+/** Throughput: senders back to back for a short burst, then the last delivery; with the server's CPU time. */
+async function burst(target: Target): Promise<Burst> {
+  const { deliveries, server } = target;
+  const cpuBefore = await server.cpuMs();
+  const started = performance.now();
+  const deliveredBefore = deliveries.delivered;
+  const all: Promise<void>[] = [];
+  let sent = 0;
+  await Promise.all(
+    target.senderIds.map(async (sender) => {
+      while (performance.now() - started < BURST_MS && sent < BURST_MAX_MESSAGES) {
+        sent++;
+        all.push((await sendOne(target, sender)).delivered);
+      }
+    }),
+  );
+  await drain(all, `burst of ${sent}`);
+  const seconds = (deliveries.lastAt - started) / 1000;
+  const cpu = (await server.cpuMs()) - cpuBefore;
+  return { perSecond: sent / seconds, deliveriesPerSecond: (deliveries.delivered - deliveredBefore) / seconds, cpuPerMessage: cpu / sent };
+}
 
+function summarize(rounds: Round[], bursts: Burst[]): Measured {
   return {
     p50: median(rounds.map((r) => r.p50)),
     p99: median(rounds.map((r) => r.p99)),
@@ -321,71 +350,107 @@ async function measure(server: ServerProcess, deliveries: Deliveries, senderIds:
     messagesPerSecond: median(bursts.map((b) => b.perSecond)),
     deliveriesPerSecond: median(bursts.map((b) => b.deliveriesPerSecond)),
     serverCpuPerMessageMs: median(bursts.map((b) => b.cpuPerMessage)),
+    cpuPerMessageMs: bursts.map((b) => b.cpuPerMessage),
     clientCpuShare: median(rounds.map((r) => r.clientShare)),
   };
 }
 
 /** The backend: N watchers after the SDK's handshake and watch, senders posting over REST. */
-async function runSize(n: number): Promise<Result> {
-  const setupStarted = performance.now();
+async function startOurs(n: number, sockets: WebSocket[]): Promise<Target> {
   const server = await ServerProcess.start();
-  const sockets: WebSocket[] = [];
-  const current: { current: Deliveries | undefined } = { current: undefined };
-  capturedFrame = undefined;
-  try {
-    const channelId = `fanout-${n}`;
-    const watcherIds = Array.from({ length: n }, (_, i) => `w${i}`);
-    const senderIds = Array.from({ length: SENDERS }, (_, i) => `s${i}`);
-    const admin = new StreamChat(API_KEY, API_SECRET, { baseURL: server.url, timeout: 30_000 });
-    for (let i = 0; i < watcherIds.length + senderIds.length; i += 100) {
-      await admin.upsertUsers([...watcherIds, ...senderIds].slice(i, i + 100).map((id) => ({ id, name: id })));
-    }
-    await admin.channel('messaging', channelId, { members: [...senderIds, ...watcherIds], created_by_id: 's0' } as never).create();
-
-    const deliveries = new Deliveries(n);
-    current.current = deliveries;
-    const wsBase = server.url.replace(/^http/, 'ws');
-    await Promise.race([
-      pool(watcherIds, SETUP_CONCURRENCY, async (userId) => {
-        const { socket, connectionId } = await connectWatcher(wsBase, userId, current);
-        sockets.push(socket);
-        await api(server.url, `/channels/messaging/${channelId}/query`, userId, { watch: true, state: true }, connectionId);
-      }),
-      deadline(`connecting ${n} watchers`, SETUP_TIMEOUT_MS),
-    ]);
-    const setupMs = performance.now() - setupStarted;
-    const post = (sender: string, id: string) => api(server.url, `/channels/messaging/${channelId}/message`, sender, { message: { id, text: `fan-out ${id}` } });
-    return { n, setupMs, ...(await measure(server, deliveries, senderIds, post, n, 'fan')) };
-  } finally {
-    current.current?.clear();
-    await server.stop();
-    for (const socket of sockets) socket.terminate();
+  const target: Target = { label: 'fan', n, server, deliveries: new Deliveries(n), senderIds: Array.from({ length: SENDERS }, (_, i) => `s${i}`), post: async () => {}, sequence: 0 };
+  const channelId = `fanout-${n}`;
+  const watcherIds = Array.from({ length: n }, (_, i) => `w${i}`);
+  const admin = new StreamChat(API_KEY, API_SECRET, { baseURL: server.url, timeout: 30_000 });
+  for (let i = 0; i < watcherIds.length + SENDERS; i += 100) {
+    await admin.upsertUsers([...watcherIds, ...target.senderIds].slice(i, i + 100).map((id) => ({ id, name: id })));
   }
+  await admin.channel('messaging', channelId, { members: [...target.senderIds, ...watcherIds], created_by_id: 's0' } as never).create();
+  const current = { current: target.deliveries };
+  const wsBase = server.url.replace(/^http/, 'ws');
+  await Promise.race([
+    pool(watcherIds, SETUP_CONCURRENCY, async (userId) => {
+      const { socket, connectionId } = await connectWatcher(wsBase, userId, current);
+      sockets.push(socket);
+      await api(server.url, `/channels/messaging/${channelId}/query`, userId, { watch: true, state: true }, connectionId);
+    }),
+    deadline(`connecting ${n} watchers`, SETUP_TIMEOUT_MS),
+  ]);
+  target.post = (sender, id) => api(server.url, `/channels/messaging/${channelId}/message`, sender, { message: { id, text: `fan-out ${id}` } });
+  return target;
 }
 
-/** The floor: the same N, senders and pace against a bare `ws` server sending the backend's frame. */
-async function runFloor(n: number, frame: { frame: string; messageId: string }): Promise<Measured> {
+/** The floor: the same N and senders against a bare `ws` server sending the backend's frame. */
+async function startFloor(n: number, frame: { frame: string; messageId: string }, sockets: WebSocket[]): Promise<Target> {
   const server = await ServerProcess.start('./fanout-floor-server.ts');
+  await server.setFrame(frame.frame, frame.messageId);
+  const deliveries = new Deliveries(n);
+  const current = { current: deliveries };
+  const wsBase = server.url.replace(/^http/, 'ws');
+  await Promise.race([
+    pool(Array.from({ length: n }, (_, i) => i), SETUP_CONCURRENCY, async () => void sockets.push(await connectBare(wsBase, current))),
+    deadline(`connecting ${n} sockets to the floor`, SETUP_TIMEOUT_MS),
+  ]);
+  const post = async (_sender: string, id: string) => {
+    const response = await fetch(`${server.url}/send?id=${encodeURIComponent(id)}`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(30_000) });
+    await response.arrayBuffer();
+  };
+  return { label: 'floor', n, server, deliveries, senderIds: Array.from({ length: SENDERS }, (_, i) => `s${i}`), post, sequence: 0 };
+}
+
+/**
+ * Ours and the floor for one N, both up at once and measured in turns: each latency round and
+ * each burst of ours beside one of the floor's, in alternating order (ours first, then the floor
+ * first, …), so a change in the machine's load falls on both sides of a pair. The floor sends
+ * the frame ours sent in the warm-up.
+ */
+async function runSize(n: number): Promise<Result> {
+  const setupStarted = performance.now();
   const sockets: WebSocket[] = [];
-  const current: { current: Deliveries | undefined } = { current: undefined };
+  const targets: Target[] = [];
+  capturedFrame = undefined;
   try {
-    await server.setFrame(frame.frame, frame.messageId);
-    const deliveries = new Deliveries(n);
-    current.current = deliveries;
-    const wsBase = server.url.replace(/^http/, 'ws');
-    await Promise.race([
-      pool(Array.from({ length: n }, (_, i) => i), SETUP_CONCURRENCY, async () => void sockets.push(await connectBare(wsBase, current))),
-      deadline(`connecting ${n} sockets to the floor`, SETUP_TIMEOUT_MS),
-    ]);
-    const senderIds = Array.from({ length: SENDERS }, (_, i) => `s${i}`);
-    const post = async (_sender: string, id: string) => {
-      const response = await fetch(`${server.url}/send?id=${encodeURIComponent(id)}`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(30_000) });
-      await response.arrayBuffer();
+    const ours = await startOurs(n, sockets);
+    targets.push(ours);
+    const setupMs = performance.now() - setupStarted;
+    await warmUp(ours);
+    let floor: Target | undefined;
+    let floorError: string | undefined;
+    try {
+      if (!capturedFrame) throw new Error('no message.new frame was captured for the floor');
+      floor = await startFloor(n, capturedFrame, sockets);
+      targets.push(floor);
+      await warmUp(floor);
+    } catch (error) {
+      floor = undefined;
+      floorError = `floor failed: ${(error as Error).message}`;
+    }
+    // Runs `step` on ours and the floor, in turn; a failure of the floor's drops the floor.
+    const inTurn = async <T>(turn: number, step: (target: Target) => Promise<T>, into: { ours: T[]; floor: T[] }) => {
+      const order = floor && turn % 2 === 1 ? [floor, ours] : [ours, floor];
+      for (const target of order) {
+        if (!target) continue;
+        if (target === ours) {
+          into.ours.push(await step(ours));
+          continue;
+        }
+        try {
+          into.floor.push(await step(target));
+        } catch (error) {
+          floor = undefined;
+          floorError = `floor failed: ${(error as Error).message}`;
+        }
+      }
     };
-    return await measure(server, deliveries, senderIds, post, n, 'floor');
+    const rounds = { ours: [] as Round[], floor: [] as Round[] };
+    for (let turn = 0; turn < LATENCY_ROUNDS; turn++) await inTurn(turn, latencyRound, rounds);
+    const bursts = { ours: [] as Burst[], floor: [] as Burst[] };
+    for (let turn = 0; turn < BURSTS; turn++) await inTurn(turn, burst, bursts);
+    const floorMeasured = floor && bursts.floor.length === BURSTS ? summarize(rounds.floor, bursts.floor) : undefined;
+    return { n, setupMs, ...summarize(rounds.ours, bursts.ours), ...(floorMeasured ? { floor: floorMeasured } : { floorError: floorError ?? 'floor failed' }) };
   } finally {
-    current.current?.clear();
-    await server.stop();
+    for (const target of targets) target.deliveries.clear();
+    await Promise.all(targets.map((target) => target.server.stop()));
     for (const socket of sockets) socket.terminate();
   }
 }
@@ -398,19 +463,22 @@ export default async function fanout(): Promise<BenchRow[]> {
       const result = await runSize(n);
       results.push(result);
       const ms = (x: number) => Math.round(x * 100) / 100;
+      const { floor } = result;
       rows.push(
         {
           name: `fan-out N=${n}: delivery latency p50`,
           unit: 'ms',
           measured: ms(result.p50),
-          note: `median of ${LATENCY_ROUNDS} rounds of ${LATENCY_MESSAGES} messages at 10 msg/s from ${SENDERS} senders after ${WARMUP_MESSAGES} warm-up (${result.latencySamples} deliveries); client process CPU ${Math.round(result.clientCpuShare * 100)}% busy`,
+          ...(floor ? { peer: ms(floor.p50) } : {}),
+          note: `median of ${LATENCY_ROUNDS} rounds of ${LATENCY_MESSAGES} messages at 10 msg/s from ${SENDERS} senders after ${WARMUP_MESSAGES} warm-up (${result.latencySamples} deliveries); client process CPU ${Math.round(result.clientCpuShare * 100)}% busy${floor ? '; peer: the bare ws floor, its rounds alternating with ours' : ''}`,
         },
         {
           name: `fan-out N=${n}: delivery latency p99`,
           unit: 'ms',
           measured: ms(result.p99),
+          ...(floor ? { peer: ms(floor.p99) } : {}),
           ...(n === BUDGET_AT ? { budget: BUDGET_P99_MS } : n === FLOOR_BUDGET_AT ? { budget: BUDGET_P99_AT_1000_MS } : {}),
-          note: `sender request start → message.new frame at each watcher; rounds: ${result.p99s.map((x) => ms(x)).join(', ')} ms`,
+          note: `sender request start → message.new frame at each watcher; rounds: ${result.p99s.map((x) => ms(x)).join(', ')} ms${floor ? `; floor's rounds: ${floor.p99s.map((x) => ms(x)).join(', ')} ms` : ''}`,
         },
         {
           name: `fan-out N=${n}: messages per second`,
@@ -426,26 +494,28 @@ export default async function fanout(): Promise<BenchRow[]> {
         },
       );
       // The floor in the same run: a bare `ws` server sending the same frame to the same N.
-      const perFrame = (m: Measured) => Math.round(((m.serverCpuPerMessageMs * 1000) / n) * 10) / 10;
-      let floor: Measured | undefined;
-      let floorError = '';
-      if (capturedFrame) {
-        try {
-          floor = await runFloor(n, capturedFrame);
-        } catch (error) {
-          floorError = `floor failed: ${(error as Error).message}`;
-        }
+      const perFrame = (cpuPerMessageMs: number) => Math.round(((cpuPerMessageMs * 1000) / n) * 10) / 10;
+      if (!floor) {
+        rows.push({ name: `fan-out N=${n}: backend CPU per delivered frame (peer: bare ws floor)`, unit: 'µs', measured: perFrame(result.serverCpuPerMessageMs), note: result.floorError ?? '' });
+        continue;
       }
+      const ratios = result.cpuPerMessageMs.map((cpu, i) => cpu / (floor.cpuPerMessageMs[i] as number));
       rows.push({
         name: `fan-out N=${n}: backend CPU per delivered frame (peer: bare ws floor)`,
         unit: 'µs',
-        measured: perFrame(result),
-        ...(floor ? { peer: perFrame(floor) } : {}),
-        ...(floor && n === FLOOR_BUDGET_AT ? { budget: Math.round(perFrame(floor) * FLOOR_BUDGET_RATIO * 10) / 10 } : {}),
-        note: floor
-          ? `CPU per message / N, all of the backend's work included; floor: the same ${Buffer.byteLength(capturedFrame!.frame)}-byte frame encoded once per message and written to N sockets by a bare ws server posted to over HTTP, same senders and bursts, p50 ${ms(floor.p50)} / p99 ${ms(floor.p99)} ms at 10 msg/s${n === FLOOR_BUDGET_AT ? `; budget ${FLOOR_BUDGET_RATIO}x the floor` : ''}`
-          : floorError || 'no message.new frame was captured for the floor',
+        measured: perFrame(result.serverCpuPerMessageMs),
+        peer: perFrame(floor.serverCpuPerMessageMs),
+        note: `CPU per message / N, all of the backend's work included, median of ${BURSTS} bursts (spread ${spread(result.cpuPerMessageMs.map(perFrame))}); floor: the same ${Buffer.byteLength(capturedFrame!.frame)}-byte frame encoded once per message and written to N sockets by a bare ws server posted to over HTTP, same senders, its bursts alternating with ours (spread ${spread(floor.cpuPerMessageMs.map(perFrame))})`,
       });
+      if (n === FLOOR_BUDGET_AT) {
+        rows.push({
+          name: `fan-out N=${n}: CPU per delivered frame against the floor`,
+          unit: 'x',
+          measured: Math.round(median(ratios) * 100) / 100,
+          budget: FLOOR_BUDGET_RATIO,
+          note: `median of the ${BURSTS} per-pair ratios (ours' burst beside the floor's; spread ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}; in order ${ratios.map((ratio) => ratio.toFixed(2)).join(', ')})`,
+        });
+      }
     } catch (error) {
       rows.push({ name: `fan-out N=${n}`, unit: '', measured: Number.NaN, note: `failed: ${(error as Error).message}` });
     }

@@ -16,13 +16,6 @@ export function envelope(row: ChannelRow) {
   return { cid: row.cid, channel_type: row.type, channel_id: row.id };
 }
 
-/**
- * A message.new receiver's group is `total × this + channels`: one number for the pair while
- * channels stay below it and the product stays an exact integer (a total below 2^33); past
- * either, a string (never equal to a number as a Map key).
- */
-const UNREAD_CHANNELS_SPAN = 2 ** 20;
-
 type UnreadFields = Pick<Event, 'total_unread_count' | 'unread_count' | 'unread_channels'>;
 
 /**
@@ -67,16 +60,13 @@ export function notifyMessageNew(
   const audience = messageAudience(ctx, message);
   if (emit) ctx.changes.emit({ type: 'message.new', ...base }, { skipPush });
   // One frame per distinct set of unread counts: the message is serialised once. A receiver's
-  // group is their two totals as one number (the totals are kept in memory: store/reads.ts), so
-  // finding it makes neither a string nor an object per receiver.
+  // group is their two totals as one number (`summaryKey`; the totals are kept in memory that
+  // way: store/reads.ts), so finding it makes neither a string nor an object per receiver.
   const shared = JSON.stringify({ type: 'message.new', ...base });
   hub.toChannel(
     row.cid,
     new Grouped(
-      (connection) => {
-        const { total, channels } = store.reads.summary(connection.userId);
-        return channels < UNREAD_CHANNELS_SPAN && total < 2 ** 33 ? total * UNREAD_CHANNELS_SPAN + channels : `${total}/${channels}`;
-      },
+      (connection) => store.reads.summaryKey(connection.userId),
       (_, connection) => withFields(shared, unread(connection.userId)),
     ),
     audience,

@@ -11,6 +11,22 @@ import type { Db } from './db';
 const MAX_TOTALS = 20_000;
 /** How many read rows the channels' copies hold at most; past it they are all dropped. */
 const MAX_COPIED_ROWS = 200_000;
+/**
+ * A user's two totals kept as one number, `total × SPAN + channels`: raising a thousand
+ * receivers' totals on each message then allocates nothing. Totals past these bounds are not
+ * kept (the query answers for them).
+ */
+const SPAN = 2 ** 20;
+const TOTAL_BOUND = 2 ** 32;
+
+/** The totals as one number, when they fit. */
+function pack(total: number, channels: number): number | undefined {
+  return total >= 0 && channels >= 0 && total < TOTAL_BOUND && channels < SPAN ? total * SPAN + channels : undefined;
+}
+
+function unpack(packed: number): UnreadSummary {
+  return { total: Math.floor(packed / SPAN), channels: packed % SPAN };
+}
 
 /**
  * Each user's unread totals (the sum of `reads.unread_messages` and the channels where it is
@@ -31,7 +47,8 @@ const MAX_COPIED_ROWS = 200_000;
  *   savepoint rolled back) drops it all.
  */
 class UnreadTotals {
-  private readonly entries = new Map<string, Readonly<UnreadSummary>>();
+  /** Per user, their totals packed (`pack`). */
+  private readonly entries = new Map<string, number>();
   /** Per channel, its read rows' counts: the table's, as long as the channel is kept here. */
   private readonly copies = new Map<string, Map<string, number>>();
   private copiedRows = 0;
@@ -57,18 +74,19 @@ class UnreadTotals {
     this.mutersOf = (cid, now) => muters.all(cid, now);
   }
 
-  /** The user's totals, when known and usable here (outside a transaction). */
-  get(userId: string): Readonly<UnreadSummary> | undefined {
+  /** The user's totals packed, when known and usable here (outside a transaction). */
+  get(userId: string): number | undefined {
     if (this.db.inTransaction) return undefined;
     if (this.marks) this.settle();
     return this.entries.get(userId);
   }
 
-  /** Keeps totals just read from the table (outside a transaction only). */
+  /** Keeps totals just read from the table (outside a transaction only), when they fit. */
   set(userId: string, summary: UnreadSummary): void {
-    if (this.db.inTransaction) return;
+    const packed = pack(summary.total, summary.channels);
+    if (this.db.inTransaction || packed === undefined) return;
     if (this.entries.size >= MAX_TOTALS) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(userId, Object.freeze(summary));
+    this.entries.set(userId, packed);
   }
 
   /**
@@ -89,8 +107,12 @@ class UnreadTotals {
     for (const [userId, unread] of copy) {
       if (userId === senderId || (muters.size > 0 && muters.has(userId))) continue;
       copy.set(userId, unread + 1);
-      const entry = this.entries.get(userId);
-      if (entry) this.entries.set(userId, Object.freeze({ total: entry.total + 1, channels: entry.channels + (unread === 0 ? 1 : 0) }));
+      const packed = this.entries.get(userId);
+      if (packed === undefined) continue;
+      // One more message, and one more unread channel if it was read.
+      const raised = pack(Math.floor(packed / SPAN) + 1, (packed % SPAN) + (unread === 0 ? 1 : 0));
+      if (raised === undefined) this.entries.delete(userId);
+      else this.entries.set(userId, raised);
     }
   }
 
@@ -225,6 +247,13 @@ export function createReadStore(db: Db) {
      FROM read_state WHERE user_id = ?`,
   );
 
+  /** The totals from the table, kept for next time. */
+  const readSummary = (userId: string): UnreadSummary => {
+    const read = summary.get(userId) ?? { total: 0, channels: 0 };
+    totals.set(userId, read);
+    return { total: read.total, channels: read.channels };
+  };
+
   return {
     /** Starts read state for new members: everything before `at` counts as read. */
     start: (cid: string, userIds: string[], at: string) => {
@@ -265,10 +294,17 @@ export function createReadStore(db: Db) {
     /** The user's unread totals (kept in memory between writes: see UnreadTotals). */
     summary: (userId: string): UnreadSummary => {
       const known = totals.get(userId);
-      if (known) return known;
-      const read = summary.get(userId) ?? { total: 0, channels: 0 };
-      totals.set(userId, { total: read.total, channels: read.channels });
-      return read;
+      return known === undefined ? readSummary(userId) : unpack(known);
+    },
+    /**
+     * The user's unread totals as one value, equal for users whose totals are equal: what a
+     * fan-out groups its receivers by, found without making an object per receiver.
+     */
+    summaryKey: (userId: string): number | string => {
+      const known = totals.get(userId);
+      if (known !== undefined) return known;
+      const { total, channels } = readSummary(userId);
+      return pack(total, channels) ?? `${total}/${channels}`;
     },
   };
 }
