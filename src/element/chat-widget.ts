@@ -13,6 +13,9 @@ export function setRuntimeSource(source: RuntimeSource) {
   runtimeSource = source;
 }
 
+/** How long the panel waits at most for the session started on intent (see hostSoon). */
+const HOST_WAIT_MS = 100;
+
 /**
  * `<chat-widget>`: the part of the widget that every page evaluates at once, written without the
  * UI framework. It owns the public API (attributes, properties, methods, events), draws the
@@ -33,6 +36,10 @@ export class ChatWidgetElement extends HTMLElement {
   private loading = false;
   /** Whether the visitor's intent has asked for the runtime (see intent). */
   private reaching = false;
+  /** The session started on intent, until its socket is under way (see hostSoon). */
+  private preparing: Promise<unknown> | null = null;
+  /** Waiting for `preparing` before hosting the panel. */
+  private waiting = false;
   private panel: PanelElement | null = null;
   /** Why the runtime could not start, shown in the panel's place until the visitor retries. */
   private failure: HTMLElement | null = null;
@@ -164,7 +171,7 @@ export class ChatWidgetElement extends HTMLElement {
     const shown = panelShown(parsed) && !closed;
     const wanted = parsed.ok && !closed && (shown || (storageReadable && visitorStorage.hadSession(parsed.config.apiKey)));
     if (wanted && !this.panel && !this.failure) {
-      if (this.runtime) this.host(this.runtime);
+      if (this.runtime) this.hostSoon(this.runtime);
       else if (!this.loading) this.start();
     }
     // Until the panel is there, its place says why.
@@ -197,7 +204,13 @@ export class ChatWidgetElement extends HTMLElement {
     const prepare = (runtime: ChatRuntime, token?: Promise<Response>) => {
       const parsed = parseAttributes(readAttributes(this));
       const closed = parsed.ok && parsed.guests === 'none' && !parsed.config.tokenEndpoint;
-      if (parsed.ok && !closed && this.isConnected) runtime.prepare?.(parsed.config, token);
+      if (!parsed.ok || closed || !this.isConnected) return;
+      const started = runtime.prepare?.(parsed.config, token);
+      if (!started || this.panel) return;
+      const preparing = started.catch(() => undefined).then(() => {
+        if (this.preparing === preparing) this.preparing = null;
+      });
+      this.preparing = preparing;
     };
     if (this.runtime) return prepare(this.runtime);
     // The runtime is asked for once on intent (a failed fetch is retried by opening the chat).
@@ -240,6 +253,27 @@ export class ChatWidgetElement extends HTMLElement {
       })
       .finally(() => {
         this.loading = false;
+        if (this.isConnected) this.render();
+      });
+  }
+
+  /**
+   * Hosts the panel, but not before the session started on intent has its socket under way
+   * (for at most HOST_WAIT_MS): the panel's first render is one long task, and the token's
+   * answer arriving meanwhile would wait for it, and the socket's handshake behind that. This
+   * way the handshake travels while the panel renders. Meanwhile the panel's place says
+   * "Connecting…".
+   */
+  private hostSoon(runtime: ChatRuntime) {
+    if (!this.preparing) return this.host(runtime);
+    if (this.waiting) return;
+    this.waiting = true;
+    void Promise.race([this.preparing, new Promise((resolve) => setTimeout(resolve, HOST_WAIT_MS))])
+      // A task later: the socket is opened in the promise callbacks that follow connectUser.
+      .then(() => new Promise((resolve) => setTimeout(resolve)))
+      .then(() => {
+        this.waiting = false;
+        this.preparing = null;
         if (this.isConnected) this.render();
       });
   }

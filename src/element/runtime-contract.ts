@@ -33,9 +33,12 @@ export interface ChatRuntime {
    * The visitor reached for the launcher: start the session this configuration's panel will use
    * (the token and the socket), without a panel. Optional: a full file older than its loader may
    * lack it, and the click then starts everything as before. `token`: the token endpoint's
-   * request, sent by the element on the same intent while the runtime loaded.
+   * request, sent by the element on the same intent while the runtime loaded. Resolves once the
+   * session has its socket under way, or has failed (a full file older than this may return
+   * nothing): the element then hosts the panel, whose first render would otherwise hold up the
+   * token's answer and the socket behind it.
    */
-  prepare?(config: WidgetConfig, token?: Promise<Response>): void;
+  prepare?(config: WidgetConfig, token?: Promise<Response>): Promise<void> | void;
 }
 
 /** Loads (once) and returns the runtime. */

@@ -50,6 +50,9 @@ export class ChatSession {
   readonly state = new StateStore<SessionState>({ status: 'idle', error: null, warning: null, userId: null, totalUnread: 0, channel: null });
 
   private connecting: Promise<void> | null = null;
+  /** Settles once the latest attempt has its socket under way (connectUser called) or has ended. */
+  private underWay: Promise<void> = Promise.resolve();
+  private markUnderWay: () => void = () => undefined;
   private holders = 0;
   private releaseTimer: ReturnType<typeof setTimeout> | undefined;
   private channels = new Map<string, ChannelHandle>();
@@ -126,9 +129,9 @@ export class ChatSession {
    * The visitor shows intent (a pointer over the launcher, its focus, a touch): the token is
    * fetched and the socket opened now, so the click finds them ready. Nothing is remembered for
    * this browser until a panel holds the session, and if none does within PREPARED_GRACE_MS the
-   * session closes again.
+   * session closes again. Resolves once the socket is under way or the attempt has failed.
    */
-  prepare(token?: Promise<Response>): void {
+  prepare(token?: Promise<Response>): Promise<void> {
     // The token request the element sent on the same intent, read by the next connection attempt.
     if (token && this.state.getLatestValue().status !== 'connected' && !this.connecting) this.startedToken = token;
     if (!this.held) {
@@ -136,6 +139,7 @@ export class ChatSession {
       this.releaseTimer = setTimeout(() => void this.close(), PREPARED_GRACE_MS);
     }
     this.connect().catch(() => undefined);
+    return this.underWay;
   }
 
   /**
@@ -206,6 +210,7 @@ export class ChatSession {
 
   private async open() {
     const { apiKey, tokenEndpoint, userName } = this.identity;
+    this.underWay = new Promise((resolve) => (this.markUnderWay = resolve));
     this.state.partialNext({ status: 'connecting', error: null });
     this.stopPolicyWatch ??= this.watchPolicy();
     // disconnectUser of the previous visitor is awaited before this one's connectUser.
@@ -254,6 +259,7 @@ export class ChatSession {
         this.channels.delete(this.early.cid);
         this.early = null;
       }
+      this.markUnderWay();
       const failure = this.policyFailure() ?? toSessionError('connection-failed', 'error.connect', error);
       if (failure.reason === 'token-unauthorized') visitorStorage.rememberSession(apiKey, false);
       // A failed connect leaves the client half set up; reset it so "try again" starts clean.
@@ -277,6 +283,7 @@ export class ChatSession {
     const connected = this.client.connectUser(user, token);
     this.userSet = true;
     this.startEarlyWatch();
+    this.markUnderWay();
     return connected;
   }
 

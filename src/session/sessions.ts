@@ -36,9 +36,9 @@ function signOutOthers(next: ChatSession): Promise<unknown> {
 /**
  * The visitor reached for the launcher: the session the panel will use starts now (token and
  * socket), without a panel; `token` is the token endpoint's request if the element already sent
- * it. See ChatSession.prepare.
+ * it. Resolves once the socket is under way (or the attempt failed). See ChatSession.prepare.
  */
-export function prepareSession(config: WidgetConfig, token?: Promise<Response>): void {
+export function prepareSession(config: WidgetConfig, token?: Promise<Response>): Promise<void> {
   const { apiKey, baseUrl, tokenEndpoint, userName } = config;
-  sessionFor({ apiKey, baseUrl, tokenEndpoint, userName }).prepare(token);
+  return sessionFor({ apiKey, baseUrl, tokenEndpoint, userName }).prepare(token);
 }

@@ -80,6 +80,28 @@ describe('the visitor reaching for the launcher', () => {
     el.remove();
   });
 
+  it('hosts the panel of a click that follows the intent at once only when the socket is under way', async () => {
+    stubTokenEndpoint({ token: tokenFor('alice'), user: { id: 'alice' } });
+    const el = mount({ 'api-key': API_KEY, 'base-url': backend.server.url, channel: 'messaging:general', 'token-endpoint': '/token/at-once' });
+    // What the element shows when the socket is opened: the panel's long first render would
+    // otherwise hold up the token's answer and the socket behind it.
+    const connect = StreamChat.prototype.connect;
+    let panelAtConnect: Element | null | undefined;
+    vi.spyOn(StreamChat.prototype, 'connect').mockImplementation(function (this: StreamChat, ...args) {
+      panelAtConnect ??= el.shadowRoot?.querySelector('chat-widget-panel') ?? null;
+      return connect.apply(this, args);
+    });
+    const launcher = part(el, 'launcher') as HTMLElement;
+    launcher.dispatchEvent(new Event('pointerenter'));
+    const ready = waitForEvent(el, 'chat-widget-ready');
+    launcher.click();
+    expect(el.shadowRoot?.textContent).toContain('Connecting');
+    expect((await ready).userId).toBe('alice');
+    expect(panelAtConnect).toBeNull();
+    await waitFor(() => expect(part(el, 'message-list')).not.toBeNull());
+    el.remove();
+  });
+
   it('starts the session on a touch and on focus as well', async () => {
     for (const type of ['touchstart', 'focus']) {
       const calls = stubTokenEndpoint({ token: tokenFor('alice'), user: { id: 'alice' } });
