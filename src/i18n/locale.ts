@@ -8,10 +8,21 @@ export type Locale = (typeof LOCALES)[number];
 const RIGHT_TO_LEFT = new Set(['ar', 'he', 'fa', 'ur']);
 
 /** The shipped catalogue for one BCP 47 tag, or null: `de-AT` → `de`, `zh-CN` → `zh-Hans`; Traditional Chinese has none. */
+/** A well-formed tag: its language, then subtags of letters and digits. */
+const SIMPLE_TAG = /^([a-z]{2,3})(?:-[a-z0-9]{1,8})*$/i;
+
 export function matchLocale(tag: string): Locale | null {
+  const normal = tag.trim().replace(/_/g, '-');
+  // A tag's language is its first subtag: only Chinese needs the script worked out, which takes
+  // the likely-subtags data (Intl.Locale#maximize loads it: milliseconds of a first open).
+  const language = SIMPLE_TAG.exec(normal)?.[1]?.toLowerCase();
+  if (language && language !== 'zh') {
+    if (language === 'iw') return 'he';
+    return (LOCALES as readonly string[]).includes(language) ? (language as Locale) : null;
+  }
   let locale: Intl.Locale;
   try {
-    locale = new Intl.Locale(tag.trim().replace(/_/g, '-')).maximize();
+    locale = new Intl.Locale(normal).maximize();
   } catch {
     return null;
   }

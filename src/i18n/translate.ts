@@ -50,8 +50,17 @@ export function createTranslate(locale: string, catalogues: Catalogue[]): Transl
   return translate;
 }
 
+/**
+ * Locales that write numbers in Latin digits by default (CLDR's `latn`): a whole number below
+ * 1,000 is then its plain digits, and needs no formatter (the first Intl.NumberFormat loads
+ * number data: milliseconds of a first open). Arabic is not here: some engines default it to
+ * Arabic-Indic digits.
+ */
+export const LATIN_DIGITS: ReadonlySet<string> = new Set(['en', 'de', 'fr', 'es', 'pt', 'it', 'nl', 'pl', 'tr', 'ru', 'he', 'hi', 'ja', 'ko', 'zh-Hans']);
+
 const numberFormats = new Map<string, Intl.NumberFormat>();
-function formatNumber(locale: string, value: number): string {
+export function formatNumber(locale: string, value: number): string {
+  if (Number.isInteger(value) && value >= 0 && value < 1000 && LATIN_DIGITS.has(locale)) return String(value);
   let format = numberFormats.get(locale);
   if (!format) numberFormats.set(locale, (format = new Intl.NumberFormat(locale)));
   return format.format(value);

@@ -3,7 +3,7 @@ import { overridesFor } from '../../src/i18n/catalogues';
 import { en } from '../../src/i18n/en';
 import { english } from '../../src/i18n/english';
 import { directionOf, matchLocale, resolveLocale } from '../../src/i18n/locale';
-import { createTranslate, text } from '../../src/i18n/translate';
+import { createTranslate, formatNumber, LATIN_DIGITS, text } from '../../src/i18n/translate';
 
 describe('catalogue lookups', () => {
   it('fills placeholders, and formats numbers in the locale', () => {
@@ -33,6 +33,15 @@ describe('catalogue lookups', () => {
     expect(english(text('error.notSent', { why: text('why.rateLimited') }))).toBe('A message was not sent: sending too fast.');
   });
 
+  it('writes small whole numbers without a formatter only where the locale would write the same', () => {
+    for (const locale of LATIN_DIGITS) {
+      const format = new Intl.NumberFormat(locale);
+      for (const value of [0, 7, 42, 999]) expect(formatNumber(locale, value), locale).toBe(format.format(value));
+    }
+    expect(formatNumber('de', 5000)).toBe('5.000');
+    expect(formatNumber('en', 2.5)).toBe('2.5');
+  });
+
   it('leaves an unknown placeholder as it is instead of saying "undefined"', () => {
     const t = createTranslate('en', [{ 'channel.backTo': 'Back to {name} ({unknown})' }]);
     expect(t('channel.backTo', { name: 'Support' })).toBe('Back to Support ({unknown})');
@@ -49,6 +58,9 @@ describe('the locale fallback chain', () => {
     expect(matchLocale('iw')).toBe('he');
     expect(matchLocale('sv')).toBeNull();
     expect(matchLocale('not a tag!')).toBeNull();
+    expect(matchLocale(' EN-gb ')).toBe('en');
+    expect(matchLocale('ar-EG')).toBe('ar');
+    expect(matchLocale('zh')).toBe('zh-Hans');
   });
 
   it('takes the attribute, then the page, then the browser, then English', () => {
