@@ -24,6 +24,11 @@ describe('parseInline', () => {
     expect(parts.some((p) => p.t === 'italic')).toBe(false);
   });
 
+  it('links internationalised names, and finds no link in text without a dot before a letter', () => {
+    expect(parseInline('see bücher.de and пример.com').filter((p) => p.t === 'link').map((p) => p.v)).toEqual(['bücher.de', 'пример.com']);
+    expect(parseInline('Hi. Version 2.5 at http://localhost:8080, ok.')).toEqual([{ t: 'text', v: 'Hi. Version 2.5 at http://localhost:8080, ok.' }]);
+  });
+
   it('never links other schemes', () => {
     expect(parseInline('javascript:alert(1) data:text/html,x').every((p) => p.t === 'text')).toBe(true);
   });

@@ -56,7 +56,15 @@ const safeHref = (href: string) => {
   }
 };
 
+/**
+ * A link needs a dot before a letter (name.tld, the TLD never a digit): text without one is not
+ * scanned, and linkify's scanner (its TLD table decoded on first use, about 5 ms of a first open)
+ * is built only for the first message that may hold a link.
+ */
+const MAY_LINK = /\.\p{L}/u;
+
 const links: Rule = (text) => {
+  if (!MAY_LINK.test(text)) return [text];
   const parts: Part[] = [];
   let last = 0;
   for (const match of find(text, 'url')) {
