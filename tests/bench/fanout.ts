@@ -1,12 +1,14 @@
 // Backend fan-out: N WebSocket clients watch one channel while a few senders post to it.
 //
-// The backend runs in a child process (fanout-server.ts) with a core to itself; the clients
-// run here. They are raw `ws` sockets doing the SDK's real handshake (`/connect?json=…`,
-// first frame health.check with the connection_id) and then watching the channel with
-// `POST /channels/messaging/<id>/query` (watch, state), as the SDK's channel.watch() does;
-// real SDK clients would cost this process far more than the server at 1,000. Users are
-// upserted and the channel created with every watcher and sender as a member by a server-side
-// `stream-chat` client. Senders post over REST with their own user tokens.
+// The backend runs in a child process (fanout-server.ts); the watchers in a few others
+// (fanout-watchers.ts, each reading its share of the sockets, as separate machines would), the
+// senders here. Watchers are raw `ws` sockets doing the SDK's real handshake
+// (`/connect?json=…`, first frame health.check with the connection_id) and then watching the
+// channel with `POST /channels/messaging/<id>/query` (watch, state), as the SDK's
+// channel.watch() does; real SDK clients would cost the watcher processes far more than the
+// server at 1,000. Users are upserted and the channel created with every watcher and sender as
+// a member by a server-side `stream-chat` client. Senders post over REST with their own user
+// tokens. Times are read on the system's monotonic clock, which every process shares (`now`).
 //
 // For each N (a fresh backend each time), and beside it the floor (a bare `ws` server sending
 // the same frame to the same N, fanout-floor-server.ts), both up at once: a warm-up of a few
@@ -133,8 +135,17 @@ export class ServerProcess {
   }
 }
 
+/**
+ * The clock every process of the benchmark reads (the system's monotonic clock, in ms), so a
+ * frame's arrival in a watcher process can be set against its sending here.
+ */
+export const now = () => Number(process.hrtime.bigint()) / 1e6;
+
+/** Where a watcher's socket reports each message.new it receives. */
+export type Receiver = { receive(id: string, at: number, frame: Buffer): void };
+
 /** Every message in flight: when it was sent and how many watchers still wait for it. */
-export class Deliveries {
+export class Deliveries implements Receiver {
   private pending = new Map<string, { sentAt: number; remaining: number; done: () => void }>();
   latencies: number[] = [];
   recording = false;
@@ -149,12 +160,20 @@ export class Deliveries {
   }
 
   receive(id: string, at: number) {
+    this.receiveMany(id, [at]);
+  }
+
+  /** Arrivals of one message at several watchers (a watcher process reports its share at once). */
+  receiveMany(id: string, times: number[]) {
     const entry = this.pending.get(id);
     if (!entry) return;
-    if (this.recording) this.latencies.push(at - entry.sentAt);
-    this.delivered++;
-    this.lastAt = at;
-    if (--entry.remaining === 0) {
+    for (const at of times) {
+      if (this.recording) this.latencies.push(at - entry.sentAt);
+      if (at > this.lastAt) this.lastAt = at;
+    }
+    this.delivered += times.length;
+    entry.remaining -= times.length;
+    if (entry.remaining <= 0) {
       this.pending.delete(id);
       entry.done();
     }
@@ -167,28 +186,25 @@ export class Deliveries {
 }
 
 const MESSAGE_ID = Buffer.from('"message_id":"');
-/** When any watcher last received any frame. */
+/** When any watcher of this process last received any frame (`now`). */
 let lastFrameAt = 0;
-/** The first message.new frame a watcher received, whole: the floor sends the same. */
-let capturedFrame: { frame: string; messageId: string } | undefined;
+export const lastFrame = () => lastFrameAt;
 
 /** Counts each message.new frame the socket receives, reading its message_id without parsing the JSON. */
-function countMessages(socket: WebSocket, deliveries: { current: Deliveries | undefined }) {
+function countMessages(socket: WebSocket, deliveries: { current: Receiver | undefined }) {
   socket.on('message', (frame: Buffer) => {
-    const at = performance.now();
+    const at = now();
     lastFrameAt = at;
     if (!frame.toString('latin1', 0, 40).includes('"type":"message.new"')) return;
     const start = frame.indexOf(MESSAGE_ID);
     if (start < 0) return;
     const from = start + MESSAGE_ID.length;
-    const messageId = frame.toString('latin1', from, frame.indexOf(34, from));
-    capturedFrame ??= { frame: frame.toString('utf8'), messageId };
-    deliveries.current?.receive(messageId, at);
+    deliveries.current?.receive(frame.toString('latin1', from, frame.indexOf(34, from)), at, frame);
   });
 }
 
 /** A watcher: a raw socket after the SDK's handshake. Resolves with its connection_id. */
-export function connectWatcher(wsBase: string, userId: string, deliveries: { current: Deliveries | undefined }): Promise<{ socket: WebSocket; connectionId: string }> {
+export function connectWatcher(wsBase: string, userId: string, deliveries: { current: Receiver | undefined }): Promise<{ socket: WebSocket; connectionId: string }> {
   const json = JSON.stringify({ user_id: userId, user_details: { id: userId, name: `Watcher ${userId}` } });
   const token = tokenFor(userId);
   const url = `${wsBase}/connect?json=${encodeURIComponent(json)}&api_key=${API_KEY}&authorization=${token}&stream-auth-type=jwt`;
@@ -208,7 +224,7 @@ export function connectWatcher(wsBase: string, userId: string, deliveries: { cur
 }
 
 /** A socket of the floor's: open, nothing else. */
-function connectBare(wsBase: string, deliveries: { current: Deliveries | undefined }): Promise<WebSocket> {
+export function connectBare(wsBase: string, deliveries: { current: Receiver | undefined }): Promise<WebSocket> {
   const socket = new WebSocket(wsBase, { perMessageDeflate: false });
   return new Promise((resolve, reject) => {
     socket.once('error', reject);
@@ -216,6 +232,105 @@ function connectBare(wsBase: string, deliveries: { current: Deliveries | undefin
       countMessages(socket, deliveries);
       resolve(socket);
     });
+  });
+}
+
+/** How many processes read the watchers' sockets (fanout-watchers.ts), each its share. */
+const WATCHER_PROCESSES = 2;
+/** The first message.new frame a watcher received, whole: the floor sends the same. */
+let capturedFrame: { frame: string; messageId: string } | undefined;
+
+/** The watchers of one server, read by WATCHER_PROCESSES child processes. */
+class WatcherProcesses {
+  private constructor(
+    private readonly children: ChildProcess[],
+    /** Where every arrival goes. */
+    readonly deliveries: Deliveries,
+  ) {
+    for (const child of children) {
+      child.on('message', (message: { type: string; id?: string; times?: number[]; frame?: string; messageId?: string }) => {
+        if (message.type === 'got' && message.id && message.times) deliveries.receiveMany(message.id, message.times);
+        else if (message.type === 'captured' && message.frame && message.messageId) capturedFrame ??= { frame: message.frame, messageId: message.messageId };
+      });
+    }
+  }
+
+  static async start(deliveries: Deliveries): Promise<WatcherProcesses> {
+    const children = Array.from({ length: WATCHER_PROCESSES }, () =>
+      fork(fileURLToPath(new URL('./fanout-watchers.ts', import.meta.url)), [], { execArgv: process.execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }),
+    );
+    await Promise.all(children.map((child) => answer(child, 'ready', 30_000)));
+    return new WatcherProcesses(children, deliveries);
+  }
+
+  /** Our watchers: the user ids shared out among the processes, each connecting and watching. */
+  async connectOurs(wsBase: string, httpBase: string, channelId: string, userIds: string[]): Promise<void> {
+    const per = Math.ceil(userIds.length / this.children.length);
+    await this.connect((child, i) => child.send({ type: 'ours', wsBase, httpBase, channelId, userIds: userIds.slice(i * per, (i + 1) * per), concurrency: Math.ceil(SETUP_CONCURRENCY / this.children.length) }));
+  }
+
+  /** The floor's `n` bare sockets, shared out the same way. */
+  async connectFloor(wsBase: string, n: number): Promise<void> {
+    const per = Math.ceil(n / this.children.length);
+    await this.connect((child, i) => child.send({ type: 'floor', wsBase, count: Math.max(0, Math.min(per, n - i * per)), concurrency: Math.ceil(SETUP_CONCURRENCY / this.children.length) }));
+  }
+
+  private async connect(order: (child: ChildProcess, index: number) => void): Promise<void> {
+    const answers = this.children.map((child) => answer(child, 'connected', SETUP_TIMEOUT_MS));
+    this.children.forEach(order);
+    await Promise.all(answers);
+  }
+
+  /** When any of the watchers last received a frame (`now`). */
+  async lastFrameAt(): Promise<number> {
+    const answers = this.children.map((child) => answer(child, 'last', 5_000));
+    for (const child of this.children) child.send({ type: 'last' });
+    return Math.max(...(await Promise.all(answers)).map((message) => Number(message.at)));
+  }
+
+  /** Forgets what never arrived (after a timeout), here and in every process. */
+  clear() {
+    this.deliveries.clear();
+    for (const child of this.children) if (child.connected) child.send({ type: 'clear' });
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(
+      this.children.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null) return resolve();
+            const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+            child.once('exit', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            if (child.connected) child.send({ type: 'stop' });
+            else child.kill();
+          }),
+      ),
+    );
+  }
+}
+
+/** The child's next message of `type` (a `failed` one, its exit or silence rejects). */
+function answer(child: ChildProcess, type: string, timeoutMs: number): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const done = (error?: Error, message?: Record<string, unknown>) => {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      if (error) reject(error);
+      else resolve(message ?? {});
+    };
+    const timer = setTimeout(() => done(new Error(`a watcher process gave no '${type}' within ${timeoutMs / 1000} s`)), timeoutMs);
+    const onMessage = (message: Record<string, unknown>) => {
+      if (message.type === type) done(undefined, message);
+      else if (message.type === 'failed') done(new Error(String(message.message)));
+    };
+    const onExit = (code: number | null) => done(new Error(`a watcher process exited with ${code}`));
+    child.on('message', onMessage);
+    child.once('exit', onExit);
   });
 }
 
@@ -251,7 +366,6 @@ type Measured = {
   serverCpuPerMessageMs: number;
   /** Each burst's CPU per message, in the order run (paired with the floor's). */
   cpuPerMessageMs: number[];
-  clientCpuShare: number;
 };
 type Result = Measured & { n: number; setupMs: number; floor?: Measured; floorError?: string };
 
@@ -263,6 +377,7 @@ type Target = {
   label: string;
   n: number;
   server: ServerProcess;
+  watchers: WatcherProcesses;
   deliveries: Deliveries;
   senderIds: string[];
   /** Posts one message with the given id; resolves when its HTTP response is in. */
@@ -270,13 +385,13 @@ type Target = {
   sequence: number;
 };
 
-type Round = { p50: number; p99: number; samples: number; clientShare: number };
+type Round = { p50: number; p99: number; samples: number };
 type Burst = { perSecond: number; deliveriesPerSecond: number; cpuPerMessage: number };
 
 /** Resolves when the HTTP response is in, with a promise of the last delivery (wrapped: an async function would otherwise wait for it). */
 async function sendOne(target: Target, sender: string): Promise<{ delivered: Promise<void> }> {
   const id = `${target.label}-${target.n}-${target.sequence++}`;
-  const delivered = target.deliveries.expect(id, performance.now());
+  const delivered = target.deliveries.expect(id, now());
   await target.post(sender, id);
   return { delivered };
 }
@@ -284,13 +399,13 @@ async function sendOne(target: Target, sender: string): Promise<{ delivered: Pro
 const drain = (all: Promise<void>[], what: string) => Promise.race([Promise.all(all), deadline(what, DRAIN_TIMEOUT_MS)]);
 
 /** Waits until no frame has arrived for a while (a setup's own events, user.watching.start to every watcher, …). */
-async function quiet() {
-  const quietBy = performance.now() + SETUP_TIMEOUT_MS;
-  while (performance.now() - lastFrameAt < QUIET_MS && performance.now() < quietBy) await new Promise((resolve) => setTimeout(resolve, 50));
+async function quiet(target: Target) {
+  const quietBy = now() + SETUP_TIMEOUT_MS;
+  while (now() - (await target.watchers.lastFrameAt()) < QUIET_MS && now() < quietBy) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 async function warmUp(target: Target) {
-  await quiet();
+  await quiet(target);
   for (let i = 0; i < WARMUP_MESSAGES; i++) await drain([(await sendOne(target, target.senderIds[i % SENDERS] as string)).delivered], 'warm-up');
 }
 
@@ -299,37 +414,30 @@ async function latencyRound(target: Target): Promise<Round> {
   const { deliveries } = target;
   deliveries.latencies = [];
   deliveries.recording = true;
-  const clientCpu = process.cpuUsage();
   const paced: Promise<void>[] = [];
-  const pacedStarted = performance.now();
+  const pacedStarted = now();
   for (let i = 0; i < LATENCY_MESSAGES; i++) {
     const due = pacedStarted + i * PACE_MS;
-    const wait = due - performance.now();
+    const wait = due - now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     paced.push(sendOne(target, target.senderIds[i % SENDERS] as string).then(({ delivered }) => delivered));
   }
   await drain(paced, 'paced messages');
-  const clientUsage = process.cpuUsage(clientCpu);
   deliveries.recording = false;
-  return {
-    p50: percentile(deliveries.latencies, 50),
-    p99: percentile(deliveries.latencies, 99),
-    samples: deliveries.latencies.length,
-    clientShare: (clientUsage.user + clientUsage.system) / 1000 / (performance.now() - pacedStarted),
-  };
+  return { p50: percentile(deliveries.latencies, 50), p99: percentile(deliveries.latencies, 99), samples: deliveries.latencies.length };
 }
 
 /** Throughput: senders back to back for a short burst, then the last delivery; with the server's CPU time. */
 async function burst(target: Target): Promise<Burst> {
   const { deliveries, server } = target;
   const cpuBefore = await server.cpuMs();
-  const started = performance.now();
+  const started = now();
   const deliveredBefore = deliveries.delivered;
   const all: Promise<void>[] = [];
   let sent = 0;
   await Promise.all(
     target.senderIds.map(async (sender) => {
-      while (performance.now() - started < BURST_MS && sent < BURST_MAX_MESSAGES) {
+      while (now() - started < BURST_MS && sent < BURST_MAX_MESSAGES) {
         sent++;
         all.push((await sendOne(target, sender)).delivered);
       }
@@ -351,51 +459,41 @@ function summarize(rounds: Round[], bursts: Burst[]): Measured {
     deliveriesPerSecond: median(bursts.map((b) => b.deliveriesPerSecond)),
     serverCpuPerMessageMs: median(bursts.map((b) => b.cpuPerMessage)),
     cpuPerMessageMs: bursts.map((b) => b.cpuPerMessage),
-    clientCpuShare: median(rounds.map((r) => r.clientShare)),
   };
 }
 
 /** The backend: N watchers after the SDK's handshake and watch, senders posting over REST. */
-async function startOurs(n: number, sockets: WebSocket[]): Promise<Target> {
-  const server = await ServerProcess.start();
-  const target: Target = { label: 'fan', n, server, deliveries: new Deliveries(n), senderIds: Array.from({ length: SENDERS }, (_, i) => `s${i}`), post: async () => {}, sequence: 0 };
+async function startOurs(n: number, targets: Target[]): Promise<Target> {
+  const deliveries = new Deliveries(n);
+  const [server, watchers] = await Promise.all([ServerProcess.start(), WatcherProcesses.start(deliveries)]);
   const channelId = `fanout-${n}`;
+  const senderIds = Array.from({ length: SENDERS }, (_, i) => `s${i}`);
+  const post = (sender: string, id: string) => api(server.url, `/channels/messaging/${channelId}/message`, sender, { message: { id, text: `fan-out ${id}` } });
+  const target: Target = { label: 'fan', n, server, watchers, deliveries, senderIds, post, sequence: 0 };
+  targets.push(target);
   const watcherIds = Array.from({ length: n }, (_, i) => `w${i}`);
   const admin = new StreamChat(API_KEY, API_SECRET, { baseURL: server.url, timeout: 30_000 });
   for (let i = 0; i < watcherIds.length + SENDERS; i += 100) {
-    await admin.upsertUsers([...watcherIds, ...target.senderIds].slice(i, i + 100).map((id) => ({ id, name: id })));
+    await admin.upsertUsers([...watcherIds, ...senderIds].slice(i, i + 100).map((id) => ({ id, name: id })));
   }
-  await admin.channel('messaging', channelId, { members: [...target.senderIds, ...watcherIds], created_by_id: 's0' } as never).create();
-  const current = { current: target.deliveries };
-  const wsBase = server.url.replace(/^http/, 'ws');
-  await Promise.race([
-    pool(watcherIds, SETUP_CONCURRENCY, async (userId) => {
-      const { socket, connectionId } = await connectWatcher(wsBase, userId, current);
-      sockets.push(socket);
-      await api(server.url, `/channels/messaging/${channelId}/query`, userId, { watch: true, state: true }, connectionId);
-    }),
-    deadline(`connecting ${n} watchers`, SETUP_TIMEOUT_MS),
-  ]);
-  target.post = (sender, id) => api(server.url, `/channels/messaging/${channelId}/message`, sender, { message: { id, text: `fan-out ${id}` } });
+  await admin.channel('messaging', channelId, { members: [...senderIds, ...watcherIds], created_by_id: 's0' } as never).create();
+  await watchers.connectOurs(server.url.replace(/^http/, 'ws'), server.url, channelId, watcherIds);
   return target;
 }
 
 /** The floor: the same N and senders against a bare `ws` server sending the backend's frame. */
-async function startFloor(n: number, frame: { frame: string; messageId: string }, sockets: WebSocket[]): Promise<Target> {
-  const server = await ServerProcess.start('./fanout-floor-server.ts');
-  await server.setFrame(frame.frame, frame.messageId);
+async function startFloor(n: number, frame: { frame: string; messageId: string }, targets: Target[]): Promise<Target> {
   const deliveries = new Deliveries(n);
-  const current = { current: deliveries };
-  const wsBase = server.url.replace(/^http/, 'ws');
-  await Promise.race([
-    pool(Array.from({ length: n }, (_, i) => i), SETUP_CONCURRENCY, async () => void sockets.push(await connectBare(wsBase, current))),
-    deadline(`connecting ${n} sockets to the floor`, SETUP_TIMEOUT_MS),
-  ]);
+  const [server, watchers] = await Promise.all([ServerProcess.start('./fanout-floor-server.ts'), WatcherProcesses.start(deliveries)]);
   const post = async (_sender: string, id: string) => {
     const response = await fetch(`${server.url}/send?id=${encodeURIComponent(id)}`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(30_000) });
     await response.arrayBuffer();
   };
-  return { label: 'floor', n, server, deliveries, senderIds: Array.from({ length: SENDERS }, (_, i) => `s${i}`), post, sequence: 0 };
+  const target: Target = { label: 'floor', n, server, watchers, deliveries, senderIds: Array.from({ length: SENDERS }, (_, i) => `s${i}`), post, sequence: 0 };
+  targets.push(target);
+  await server.setFrame(frame.frame, frame.messageId);
+  await watchers.connectFloor(server.url.replace(/^http/, 'ws'), n);
+  return target;
 }
 
 /**
@@ -405,21 +503,18 @@ async function startFloor(n: number, frame: { frame: string; messageId: string }
  * the frame ours sent in the warm-up.
  */
 async function runSize(n: number): Promise<Result> {
-  const setupStarted = performance.now();
-  const sockets: WebSocket[] = [];
+  const setupStarted = now();
   const targets: Target[] = [];
   capturedFrame = undefined;
   try {
-    const ours = await startOurs(n, sockets);
-    targets.push(ours);
-    const setupMs = performance.now() - setupStarted;
+    const ours = await startOurs(n, targets);
+    const setupMs = now() - setupStarted;
     await warmUp(ours);
     let floor: Target | undefined;
     let floorError: string | undefined;
     try {
       if (!capturedFrame) throw new Error('no message.new frame was captured for the floor');
-      floor = await startFloor(n, capturedFrame, sockets);
-      targets.push(floor);
+      floor = await startFloor(n, capturedFrame, targets);
       await warmUp(floor);
     } catch (error) {
       floor = undefined;
@@ -449,9 +544,8 @@ async function runSize(n: number): Promise<Result> {
     const floorMeasured = floor && bursts.floor.length === BURSTS ? summarize(rounds.floor, bursts.floor) : undefined;
     return { n, setupMs, ...summarize(rounds.ours, bursts.ours), ...(floorMeasured ? { floor: floorMeasured } : { floorError: floorError ?? 'floor failed' }) };
   } finally {
-    for (const target of targets) target.deliveries.clear();
-    await Promise.all(targets.map((target) => target.server.stop()));
-    for (const socket of sockets) socket.terminate();
+    for (const target of targets) target.watchers.clear();
+    await Promise.all(targets.flatMap((target) => [target.server.stop(), target.watchers.stop()]));
   }
 }
 
@@ -470,7 +564,7 @@ export default async function fanout(): Promise<BenchRow[]> {
           unit: 'ms',
           measured: ms(result.p50),
           ...(floor ? { peer: ms(floor.p50) } : {}),
-          note: `median of ${LATENCY_ROUNDS} rounds of ${LATENCY_MESSAGES} messages at 10 msg/s from ${SENDERS} senders after ${WARMUP_MESSAGES} warm-up (${result.latencySamples} deliveries); client process CPU ${Math.round(result.clientCpuShare * 100)}% busy${floor ? '; peer: the bare ws floor, its rounds alternating with ours' : ''}`,
+          note: `median of ${LATENCY_ROUNDS} rounds of ${LATENCY_MESSAGES} messages at 10 msg/s from ${SENDERS} senders after ${WARMUP_MESSAGES} warm-up (${result.latencySamples} deliveries); watchers read by ${WATCHER_PROCESSES} processes${floor ? '; peer: the bare ws floor, its rounds alternating with ours' : ''}`,
         },
         {
           name: `fan-out N=${n}: delivery latency p99`,

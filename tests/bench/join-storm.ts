@@ -11,7 +11,7 @@
 import type WebSocket from 'ws';
 import { StreamChat } from 'stream-chat';
 import { API_KEY, API_SECRET } from './backend';
-import { api, connectWatcher, Deliveries, pool, ServerProcess } from './fanout';
+import { api, connectWatcher, Deliveries, now, pool, ServerProcess } from './fanout';
 import { percentile } from './stats';
 import type { BenchRow } from './types';
 
@@ -51,7 +51,7 @@ async function storm(n: number): Promise<Result> {
     const stream = (async () => {
       while (streaming) {
         const id = `storm-${n}-${sent++}`;
-        void deliveries.expect(id, performance.now());
+        void deliveries.expect(id, now());
         await api(server.url, `/channels/messaging/${channelId}/message`, 'sender', { message: { id, text: `during the storm ${id}` } }).catch(() => undefined);
         await new Promise((resolve) => setTimeout(resolve, PACE_MS));
       }
