@@ -112,6 +112,26 @@ describe('/giphy with a Giphy API', () => {
     expect(giphy.asked.at(-1)?.get('q')).toBe('dancing dogs');
   });
 
+  it('asks no service for a sender who may not send now: a frozen channel, slow mode', async () => {
+    const { ac } = await watchingPair(harness, 'giphy-frozen');
+    const before = giphy.asked.length;
+    await harness.admin.channel('messaging', 'giphy-frozen').update({ frozen: true } as never);
+    expect(await failure(ac.sendMessage({ text: '/giphy cats' }))).toMatchObject({ status: 403, code: 17 });
+    await harness.admin.channel('messaging', 'giphy-frozen').update({ frozen: false, cooldown: 60 } as never);
+    await ac.sendMessage({ text: 'first' });
+    expect(await failure(ac.sendMessage({ text: '/giphy cats' }))).toMatchObject({ status: 403, code: 60 });
+    expect(giphy.asked.length).toBe(before);
+  });
+
+  it('shuffles no more once the sender is banned from the channel', async () => {
+    const { ac } = await watchingPair(harness, 'giphy-banned');
+    const { message } = await ac.sendMessage({ text: '/giphy cats' });
+    await harness.admin.banUser('alice', { banned_by_id: 'bob', id: 'giphy-banned', type: 'messaging' } as never);
+    const before = giphy.asked.length;
+    expect(await failure(ac.sendAction(message.id, { image_action: 'shuffle' }))).toMatchObject({ status: 403, code: 17 });
+    expect(giphy.asked.length).toBe(before);
+  });
+
   it('shuffles to the next GIF (the first again after the last), told to the author alone', async () => {
     const { a, ac, bc } = await watchingPair(harness, 'giphy-shuffle');
     const { message } = await ac.sendMessage({ text: '/giphy owls' });

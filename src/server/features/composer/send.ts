@@ -8,13 +8,14 @@
 import { randomUUID } from 'node:crypto';
 import type { MessageResponse } from 'stream-chat';
 import type { UserActor } from '../../auth/actor';
-import { accessTo, assertCapability, mayInChannel, type ChannelAccess } from '../../auth/channel-access';
+import { assertCapability, type ChannelAccess } from '../../auth/channel-access';
 import { runCommand } from '../commands/run-command';
-import { assertNotBanned, isShadowBanned } from '../moderation/bans';
+import { assertMaySend } from './may-send';
+import { isShadowBanned } from '../moderation/bans';
 import { blockedReply, blocklistVerdict, moderationMark } from '../moderation/blocklist-check';
 import { notifyMessageFlagged } from '../moderation/flag-events';
 import type { ServerContext } from '../../http/context';
-import { ApiError, ErrorCode } from '../../http/errors';
+import { ApiError } from '../../http/errors';
 import { optionalString, type JsonObject } from '../../http/input';
 import { parseLocation, type LocationInput } from '../locations/shared-location';
 import { Presenter } from '../../present/presenter';
@@ -40,11 +41,7 @@ export type PreparedSend = {
 
 export function prepareSend(ctx: ServerContext, channel: ChannelRow, actor: UserActor, raw: JsonObject): PreparedSend {
   const { store } = ctx;
-  const access = accessTo(ctx, channel, actor);
-  assertCapability(channel, actor, access, 'send-message');
-  assertWritable(ctx, channel, actor, access);
-  assertNotBanned(ctx, channel, actor.id);
-  assertNotBlockedInDirectChannel(ctx, channel, actor.id);
+  const access = assertMaySend(ctx, channel, actor);
   const marks: MessageMarks = { shadowed: isShadowBanned(ctx, channel, actor.id), moderation: null };
   const noop = () => {};
   const reply = runCommand(ctx, channel, actor, raw);
@@ -109,34 +106,4 @@ export function prepareSend(ctx: ServerContext, channel: ChannelRow, actor: User
       dropDraftAfterSend(ctx, actor.id, channel.cid, message.parent_id);
     },
   };
-}
-
-/**
- * A direct conversation (two members) between users one of whom blocked the other takes no
- * new messages from either.
- */
-function assertNotBlockedInDirectChannel(ctx: ServerContext, channel: ChannelRow, senderId: string): void {
-  if (channel.member_count !== 2) return;
-  const other = ctx.store.channels.memberIds(channel.cid).find((id) => id !== senderId);
-  if (other && ctx.store.blocks.betweenEither(senderId, other)) {
-    throw ApiError.notAllowed(`messages between ${senderId} and ${other} are blocked in the direct conversation ${channel.cid}`);
-  }
-}
-
-/**
- * A disabled channel takes no messages; a frozen one only from those granted
- * use-frozen-channel; slow mode lets a user send once per `cooldown` seconds unless they may
- * skip it.
- */
-function assertWritable(ctx: ServerContext, row: ChannelRow, actor: UserActor, access: ChannelAccess): void {
-  if (row.disabled) throw ApiError.notAllowed(`channel ${row.cid} is disabled`);
-  if (row.frozen && !mayInChannel(ctx, row, actor, 'use-frozen-channel')) {
-    throw ApiError.notAllowed(`channel ${row.cid} is frozen: no new messages until it is unfrozen`);
-  }
-  if (!row.cooldown || access.capabilities.includes('skip-slow-mode')) return;
-  const last = ctx.store.messageQueries.lastSentAt(row.cid, actor.id);
-  const waitMs = last ? Date.parse(last) + row.cooldown * 1000 - Date.now() : 0;
-  if (waitMs > 0) {
-    throw new ApiError(ErrorCode.CoolDown, `slow mode: you can send one message every ${row.cooldown} s; wait ${Math.ceil(waitMs / 1000)} s`, 403);
-  }
 }

@@ -14,6 +14,7 @@ import { isObject, type JsonObject } from '../../http/input';
 import { Presenter } from '../../present/presenter';
 import { envelope } from '../../realtime/notify';
 import { sendMessage } from '../messages/send-message';
+import { assertMaySend } from '../composer/may-send';
 import { dropPreview, getPreview, giphyAttachment, keepPreview, previewMessage } from './giphy-previews';
 import { searchGif } from './giphy-service';
 
@@ -69,6 +70,8 @@ export async function runMessageAction(ctx: ServerContext, actor: UserActor, mes
   // shuffle
   const settings = ctx.config.giphy;
   if (!settings) throw ApiError.input('GIPHY is not available: this backend has no GIPHY API key (--giphy-api-key)');
+  // A sender banned (or the channel frozen) since the preview asks the service no more.
+  assertMaySend(ctx, channel, actor);
   let offset = preview.offset + 1;
   let gif = await searchGif(settings, preview.query, offset);
   if (!gif && offset > 0) gif = await searchGif(settings, preview.query, (offset = 0));

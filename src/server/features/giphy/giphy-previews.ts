@@ -8,8 +8,7 @@
 // that the message does not exist).
 import type { Action, Attachment, MessageResponse } from 'stream-chat';
 import type { UserActor } from '../../auth/actor';
-import { accessTo, assertCapability } from '../../auth/channel-access';
-import { assertNotBanned } from '../moderation/bans';
+import { assertMaySend } from '../composer/may-send';
 import type { ServerContext } from '../../http/context';
 import type { JsonObject } from '../../http/input';
 import type { Presenter } from '../../present/presenter';
@@ -89,9 +88,8 @@ export async function lookUpGiphy(ctx: ServerContext, channel: ChannelRow, actor
   const settings = ctx.config.giphy;
   const query = settings ? giphyQuery(input) : undefined;
   if (!settings || !query) return;
-  // Nobody who may not send here makes the backend search.
-  assertCapability(channel, actor, accessTo(ctx, channel, actor), 'send-message');
-  assertNotBanned(ctx, channel, actor.id);
+  // Nobody who may not send here now makes the backend search (a frozen channel, slow mode, a ban…).
+  assertMaySend(ctx, channel, actor);
   lookups.set(input, { query, gif: await searchGif(settings, query, 0) });
 }
 
