@@ -39,10 +39,9 @@ interface ChannelRowProps {
   archived: boolean;
   onPick: (ref: ChannelRef) => void;
   onError: (notice: Text) => void;
-  onArchiveChange: () => void;
 }
 
-function ChannelRow({ channel, archived, onPick, onError, onArchiveChange }: ChannelRowProps) {
+function ChannelRow({ channel, archived, onPick, onError }: ChannelRowProps) {
   const [menuOpen, setMenuOpen] = useState(false);
   const t = useT();
   const name = channelName(channel);
@@ -87,11 +86,11 @@ function ChannelRow({ channel, archived, onPick, onError, onArchiveChange }: Cha
               {t(muted ? 'list.unmute' : 'list.mute')}
             </button>
             {archived ? (
-              <button type="button" role="menuitem" className="menu-item" onClick={act('list.unarchive', () => channel.unarchive().then(onArchiveChange))}>
+              <button type="button" role="menuitem" className="menu-item" onClick={act('list.unarchive', () => channel.unarchive())}>
                 {t('list.unarchive')}
               </button>
             ) : (
-              <button type="button" role="menuitem" className="menu-item" onClick={act('list.archive', () => channel.archive().then(onArchiveChange))}>
+              <button type="button" role="menuitem" className="menu-item" onClick={act('list.archive', () => channel.archive())}>
                 {t('list.archive')}
               </button>
             )}
@@ -113,9 +112,10 @@ const ARCHIVED_PAGE = 30;
 
 /**
  * How many conversations the visitor archived, counted again when they archive or unarchive one
- * here or on another device (member.updated carries their membership's archived_at).
+ * here or on another device: member.updated, which carries their membership's archived_at, comes
+ * for both (once per change, so one count).
  */
-function useArchivedCount(client: StreamChat, userId: string): [number, () => void] {
+function useArchivedCount(client: StreamChat, userId: string): number {
   const [count, setCount] = useState(0);
   const [asked, recount] = useReducer((n: number) => n + 1, 0);
   useEffect(() => {
@@ -133,7 +133,7 @@ function useArchivedCount(client: StreamChat, userId: string): [number, () => vo
       (event.member?.user_id ?? event.member?.user?.id) === userId && recount();
     return client.on('member.updated', mine).unsubscribe;
   }, [client, userId]);
-  return [count, recount];
+  return count;
 }
 
 /**
@@ -143,7 +143,7 @@ function useArchivedCount(client: StreamChat, userId: string): [number, () => vo
  */
 export function ChannelList({ client, userId, onPick }: ChannelListProps) {
   const [showArchived, setShowArchived] = useState(false);
-  const [archivedCount, recount] = useArchivedCount(client, userId);
+  const archivedCount = useArchivedCount(client, userId);
   const t = useT();
   if (showArchived) {
     return (
@@ -151,12 +151,12 @@ export function ChannelList({ client, userId, onPick }: ChannelListProps) {
         <button type="button" className="new-conversation-button" part="archived-back" onClick={() => setShowArchived(false)}>
           {t('panel.backToConversations')}
         </button>
-        <Conversations client={client} userId={userId} archived onPick={onPick} onArchiveChange={recount} />
+        <Conversations client={client} userId={userId} archived onPick={onPick} />
       </div>
     );
   }
   return (
-    <Conversations client={client} userId={userId} archived={false} onPick={onPick} onArchiveChange={recount}>
+    <Conversations client={client} userId={userId} archived={false} onPick={onPick}>
       {archivedCount > 0 && (
         <button type="button" className="archived-entry" part="archived-entry" onClick={() => setShowArchived(true)}>
           {t('list.archived', { count: archivedCount >= ARCHIVED_PAGE ? `${ARCHIVED_PAGE}+` : archivedCount })}
@@ -171,12 +171,11 @@ interface ConversationsProps {
   userId: string;
   archived: boolean;
   onPick: (ref: ChannelRef) => void;
-  onArchiveChange: () => void;
   /** What follows the list (the archived entry). */
   children?: ReactNode;
 }
 
-function Conversations({ client, userId, archived, onPick, onArchiveChange, children }: ConversationsProps) {
+function Conversations({ client, userId, archived, onPick, children }: ConversationsProps) {
   const manager = useMemo(() => client.createChannelManager({}), [client]);
   const { channels, initialized, error } = useStateStore(manager.state, selectChannels);
   const [notice, setNotice] = useState<Text | null>(null);
@@ -220,7 +219,7 @@ function Conversations({ client, userId, archived, onPick, onArchiveChange, chil
       ) : (
         <ul className="channel-list" part="channel-list" aria-label={archived ? t('list.archived', { count: channels.length }) : t('panel.conversations')}>
           {channels.map((channel) => (
-            <ChannelRow key={channel.cid} channel={channel} archived={archived} onPick={onPick} onError={setNotice} onArchiveChange={onArchiveChange} />
+            <ChannelRow key={channel.cid} channel={channel} archived={archived} onPick={onPick} onError={setNotice} />
           ))}
         </ul>
       )}
