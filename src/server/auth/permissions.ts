@@ -172,10 +172,20 @@ export const DEFAULT_APP_GRANTS: Record<string, string[]> = {
 };
 
 /** The provider's action name in refusals: `update-channel-owner` → `UpdateChannel`. */
+/** Names made so far (the permissions are a short list, asked for on every capability check). */
+const actionNames = new Map<string, string>();
+
 export function actionName(permission: string): string {
-  return permission
-    .replace(/-owner$/, '')
-    .split('-')
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-    .join('');
+  let name = actionNames.get(permission);
+  if (name === undefined) {
+    name = permission
+      .replace(/-owner$/, '')
+      .split('-')
+      .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+      .join('');
+    // Custom permissions are the app's to name: the memo stays bounded whatever they are.
+    if (actionNames.size >= 1_000) actionNames.clear();
+    actionNames.set(permission, name);
+  }
+  return name;
 }

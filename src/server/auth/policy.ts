@@ -46,10 +46,17 @@ function granted(grants: Record<string, string[]>, roles: string[], permission: 
   return roles.some((role) => grants[role]?.some((id) => id === permission || custom.get(id) === permission) === true);
 }
 
+/**
+ * A type's rules, highest priority first: sorted once per list (a type's list is replaced, not
+ * changed, when the type is updated), since every capability of every request reads them.
+ */
+const rulesByPriority = new WeakMap<ChannelTypeSettings['permissions'], ChannelTypeSettings['permissions']>();
+
 /** The rules' verdict: false when a Deny rule (or no rule) matches first. */
 function rulesAllow(type: ChannelTypeSettings, roles: string[], permission: string, owner: boolean): boolean {
   const resource = actionName(permission);
-  const rules = [...type.permissions].sort((a, b) => b.priority - a.priority);
+  let rules = rulesByPriority.get(type.permissions);
+  if (!rules) rulesByPriority.set(type.permissions, (rules = [...type.permissions].sort((a, b) => b.priority - a.priority)));
   for (const rule of rules) {
     if (!rule.roles.includes('*') && !rule.roles.some((role) => roles.includes(role))) continue;
     if (!rule.resources.includes('*') && !rule.resources.includes(resource) && !rule.resources.includes(permission)) continue;
