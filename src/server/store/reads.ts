@@ -36,8 +36,7 @@ function unpack(packed: number): UnreadSummary {
  * - A new message raises the count of every member but its sender and those who muted the
  *   channel: to know whose totals that changes (and which rose from 0, one more unread
  *   channel), the channel's read rows are copied (`user_id → unread_messages`, read once) and
- *   the UPDATE's rule is applied to the copy and to the totals, the muters found by the same
- *   query the UPDATE uses.
+ *   the same rule is applied to the copy and to the totals, with the muters the write skipped.
  * - Marking read or unread sets the row in the copy and drops the user's totals; new members'
  *   rows (0 unread) join the copy. Any other write drops what it touches, everything when it
  *   does not say (a truncation, a channel removed with its read state: `readStateChanged`).
@@ -58,7 +57,6 @@ class UnreadTotals {
   private readonly countMarks: () => number;
   private readonly clearMarks: () => void;
   private readonly rowsOf: (cid: string) => Array<[string, number]>;
-  private readonly mutersOf: (cid: string, now: string) => string[];
 
   constructor(private readonly db: Db) {
     db.exec('CREATE TEMP TABLE IF NOT EXISTS unread_marks (id INTEGER PRIMARY KEY)');
@@ -66,12 +64,10 @@ class UnreadTotals {
     const count = db.prepare<[], number>('SELECT COUNT(*) FROM temp.unread_marks').pluck();
     const clear = db.prepare('DELETE FROM temp.unread_marks');
     const rows = db.prepare<[string], [string, number]>('SELECT user_id, unread_messages FROM read_state WHERE cid = ?').raw();
-    const muters = db.prepare<[string, string], string>(`${MUTERS} ORDER BY user_id`).pluck();
     this.mark = () => void insert.run();
     this.countMarks = () => count.get() ?? 0;
     this.clearMarks = () => void clear.run();
     this.rowsOf = (cid) => rows.all(cid);
-    this.mutersOf = (cid, now) => muters.all(cid, now);
   }
 
   /** The user's totals packed, when known and usable here (outside a transaction). */
@@ -93,7 +89,7 @@ class UnreadTotals {
    * Runs `update` (the increment of the channel's counts) and applies it to what is kept. A
    * channel is copied only while some totals are kept (a copy serves nothing else).
    */
-  increment(cid: string, senderId: string, now: string, update: () => void): void {
+  increment(cid: string, senderId: string, mutedBy: string[], update: () => void): void {
     let copy = this.copies.get(cid);
     if (!copy && this.entries.size > 0) {
       copy = this.copy(cid);
@@ -103,7 +99,7 @@ class UnreadTotals {
     update();
     if (!copy) return;
     this.changing();
-    const muters = new Set(this.mutersOf(cid, now));
+    const muters = new Set(mutedBy);
     for (const [userId, unread] of copy) {
       if (userId === senderId || (muters.size > 0 && muters.has(userId))) continue;
       copy.set(userId, unread + 1);
@@ -234,9 +230,10 @@ export function createReadStore(db: Db) {
   // The sender's own message is not unread for them; messages added to a channel a member
   // muted do not raise their unread count (the provider's rule), and what was unread before
   // the mute stays.
-  const skipSender = db.prepare<[string, string]>('UPDATE reads SET seen_seq = seen_seq + 1 WHERE cid = ? AND user_id = ?');
-  const skipMuters = db.prepare<[string, string, string, string]>(
-    `UPDATE reads SET seen_seq = seen_seq + 1 WHERE cid = ? AND user_id != ? AND user_id IN (${MUTERS})`,
+  const muters = db.prepare<[string, string], string>(MUTERS).pluck();
+  const skipOne = db.prepare<[string, string]>('UPDATE reads SET seen_seq = seen_seq + 1 WHERE cid = ? AND user_id = ?');
+  const skipMany = db.prepare<[string, string]>(
+    'UPDATE reads SET seen_seq = seen_seq + 1 WHERE cid = ? AND user_id IN (SELECT DISTINCT value FROM json_each(?))',
   );
   const unreadCids = db.prepare<[string], { cid: string }>(
     'SELECT cid FROM read_state WHERE user_id = ? AND unread_messages > 0',
@@ -284,12 +281,14 @@ export function createReadStore(db: Db) {
     /** Channels where the user has unread messages. */
     unreadChannels: (userId: string) => unreadCids.all(userId).map((row) => row.cid),
     /** A new message: one more unread for every member but its sender and those who muted the channel. */
-    incrementUnread: (cid: string, senderId: string, now = new Date().toISOString()) =>
-      totals.increment(cid, senderId, now, () => {
+    incrementUnread: (cid: string, senderId: string, now = new Date().toISOString()) => {
+      const mutedBy = muters.all(cid, now);
+      totals.increment(cid, senderId, mutedBy, () => {
         tick.run(cid);
-        skipSender.run(cid, senderId);
-        skipMuters.run(cid, senderId, cid, now);
-      }),
+        if (mutedBy.length === 0) skipOne.run(cid, senderId);
+        else skipMany.run(cid, JSON.stringify([senderId, ...mutedBy]));
+      });
+    },
 
     /** The user's unread totals (kept in memory between writes: see UnreadTotals). */
     summary: (userId: string): UnreadSummary => {

@@ -11,15 +11,16 @@ import type { ChannelRow } from '../../store/channels';
 /**
  * Whether the actor may send in the channel now (capability, a disabled or frozen channel, slow
  * mode, bans, a block in a direct conversation); throws the provider's error if not. Asked
- * before anything else a send does, a /giphy's search included.
+ * before anything else a send does, a /giphy's search included. Says too whether what they
+ * send is shadowed (a shadow ban).
  */
-export function assertMaySend(ctx: ServerContext, channel: ChannelRow, actor: UserActor): ChannelAccess {
+export function assertMaySend(ctx: ServerContext, channel: ChannelRow, actor: UserActor): { access: ChannelAccess; shadowed: boolean } {
   const access = accessTo(ctx, channel, actor);
   assertCapability(channel, actor, access, 'send-message');
   assertWritable(ctx, channel, actor, access);
-  assertNotBanned(ctx, channel, actor.id);
+  const { shadowed } = assertNotBanned(ctx, channel, actor.id);
   assertNotBlockedInDirectChannel(ctx, channel, actor.id);
-  return access;
+  return { access, shadowed };
 }
 
 /**

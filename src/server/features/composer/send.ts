@@ -11,7 +11,6 @@ import type { UserActor } from '../../auth/actor';
 import { assertCapability, type ChannelAccess } from '../../auth/channel-access';
 import { runCommand } from '../commands/run-command';
 import { assertMaySend } from './may-send';
-import { isShadowBanned } from '../moderation/bans';
 import { blockedReply, blocklistVerdict, moderationMark } from '../moderation/blocklist-check';
 import { notifyMessageFlagged } from '../moderation/flag-events';
 import type { ServerContext } from '../../http/context';
@@ -41,8 +40,8 @@ export type PreparedSend = {
 
 export function prepareSend(ctx: ServerContext, channel: ChannelRow, actor: UserActor, raw: JsonObject): PreparedSend {
   const { store } = ctx;
-  const access = assertMaySend(ctx, channel, actor);
-  const marks: MessageMarks = { shadowed: isShadowBanned(ctx, channel, actor.id), moderation: null };
+  const { access, shadowed } = assertMaySend(ctx, channel, actor);
+  const marks: MessageMarks = { shadowed, moderation: null };
   const noop = () => {};
   const reply = runCommand(ctx, channel, actor, raw);
   if (reply) return { reply, input: raw, marks, access, save: noop, after: noop };

@@ -76,17 +76,16 @@ export function unbanUser(ctx: ServerContext, targetId: string, channel: Channel
   });
 }
 
-/** Refuses the writes (messages, reactions, typing and custom events) of a banned user. */
-export function assertNotBanned(ctx: ServerContext, channel: ChannelRow, userId: string): void {
+/**
+ * Refuses the writes (messages, reactions, typing and custom events) of a banned user. Returns
+ * whether what they send is shadowed (a shadow ban in force), so a send asks once.
+ */
+export function assertNotBanned(ctx: ServerContext, channel: ChannelRow, userId: string): { shadowed: boolean } {
   const ban = banInForce(ctx, channel, userId);
   if (ban && !ban.shadow) {
     throw ApiError.notAllowed(ban.cid ? 'You are banned from this channel' : `user ${userId} is banned from this app`);
   }
-}
-
-/** Whether what the user sends in the channel is shadowed (seen by them alone). */
-export function isShadowBanned(ctx: ServerContext, channel: ChannelRow, userId: string): boolean {
-  return banInForce(ctx, channel, userId)?.shadow === 1;
+  return { shadowed: ban?.shadow === 1 };
 }
 
 /** The ban that applies in the channel now: a full ban before a shadow one. */
