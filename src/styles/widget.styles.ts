@@ -211,7 +211,7 @@ export const widgetStyles = /* css */ `
 .member.due .channel-preview { color: var(--cw-danger); font-weight: 650; }
 
 /* Suggestions and limits */
-.suggestions { max-height: 220px; overflow-y: auto; border: 1px solid var(--cw-border); border-radius: 12px; background: var(--cw-bg); box-shadow: 0 6px 18px rgba(20, 20, 40, 0.12); }
+.suggestions { max-height: 220px; overflow-y: auto; contain: content; border: 1px solid var(--cw-border); border-radius: 12px; background: var(--cw-bg); box-shadow: 0 6px 18px rgba(20, 20, 40, 0.12); }
 .suggestions ul { padding: 4px; }
 .suggestion { display: flex; align-items: center; gap: 8px; padding: 6px 8px; border-radius: 8px; cursor: pointer; }
 .suggestion.active { background: var(--cw-surface); }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ClipboardEvent, type KeyboardEvent, type RefObject } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent, type RefObject } from 'react';
 import type { AttachmentManagerState, MessageComposer, MessageComposerConfig, MessageComposerState, TextComposerState } from 'stream-chat';
 import type { SendResult } from '../../session/channel-handle';
 import { useStateStore } from '../../session/use-state-store';
@@ -281,9 +281,19 @@ interface ComposerInputProps {
   onPaste: (event: ClipboardEvent<HTMLTextAreaElement>) => void;
 }
 
-/** The text box: a combobox over the suggestion list while one is open. */
+/**
+ * The text box: a combobox over the suggestion list while one is open. Its placeholder is there
+ * only while the box is empty, when it shows: Chromium rewrites a hidden placeholder's inline
+ * style on every change of the value, a style recalculation per keystroke for nothing on screen.
+ * Set here rather than as a prop: Preact would leave an empty attribute, and with it that work.
+ */
 function ComposerInput({ composer, textarea, placeholder, label, disabled, expanded, controls, activeDescendant, onKeyDown, onPaste }: ComposerInputProps) {
   const { text, tooLong } = useText(composer);
+  const empty = !text;
+  useLayoutEffect(() => {
+    if (empty) textarea.current?.setAttribute('placeholder', placeholder);
+    else textarea.current?.removeAttribute('placeholder');
+  }, [empty, placeholder]);
   return (
     <textarea
       ref={textarea}
@@ -291,7 +301,6 @@ function ComposerInput({ composer, textarea, placeholder, label, disabled, expan
       dir="auto"
       part="composer-input"
       rows={1}
-      placeholder={placeholder}
       aria-label={label}
       value={text}
       disabled={disabled}
