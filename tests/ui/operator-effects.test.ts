@@ -75,7 +75,8 @@ describe('the server\'s changes, live in the panel', () => {
     const el = await openAs('ann', 'op-ban');
     expect(composerDisabled(el)).toBe(false);
     await server.channel('messaging', 'op-ban').banUser('ann', { timeout: 90, banned_by_id: 'bob' });
-    await waitFor(() => expect(part(el, 'banned-notice')?.textContent).toMatch(/You are banned from this conversation until \d/));
+    // The end's time, with its date when that is another day (90 minutes on, late in the evening).
+    await waitFor(() => expect(part(el, 'banned-notice')?.textContent).toMatch(/You are banned from this conversation until (\w{3} \d{1,2}, )?\d{1,2}:\d{2}/));
     expect(composerDisabled(el)).toBe(true);
     await server.channel('messaging', 'op-ban').unbanUser('ann');
     await waitFor(() => expect(part(el, 'banned-notice')).toBeNull());
