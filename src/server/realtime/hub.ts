@@ -117,7 +117,8 @@ export class RealtimeHub {
   }
 
   toChannel(cid: string, event: EventFor, accept?: (connection: Connection) => boolean): void {
-    this.publish(this.registry.watchers(cid), event, accept);
+    // Sending changes no watching (a socket cut off leaves the set on its later 'close').
+    this.publish(this.registry.watching(cid), event, accept);
   }
 
   toUser(userId: string, event: EventFor): void {

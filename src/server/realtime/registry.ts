@@ -18,6 +18,8 @@ export type Connection = {
   close: (code: number, reason: string) => void;
 };
 
+const NO_CONNECTIONS: ReadonlySet<Connection> = new Set();
+
 export class ConnectionRegistry {
   private readonly connections = new Map<string, Connection>();
   private readonly byUser = new Map<string, Set<Connection>>();
@@ -89,7 +91,15 @@ export class ConnectionRegistry {
   }
 
   watchers(cid: string): Connection[] {
-    return [...(this.byChannel.get(cid) ?? [])];
+    return [...this.watching(cid)];
+  }
+
+  /**
+   * The channel's watchers as the registry holds them, not a copy (a thousand-watcher copy per
+   * message was a measurable part of a fan-out): for a loop that sends and changes no watching.
+   */
+  watching(cid: string): ReadonlySet<Connection> {
+    return this.byChannel.get(cid) ?? NO_CONNECTIONS;
   }
 
   /** How many connections watch the channel, and how many there are in all (no lists made). */
