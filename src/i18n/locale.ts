@@ -7,10 +7,10 @@ export type Locale = (typeof LOCALES)[number];
 
 const RIGHT_TO_LEFT = new Set(['ar', 'he', 'fa', 'ur']);
 
-/** The shipped catalogue for one BCP 47 tag, or null: `de-AT` → `de`, `zh-CN` → `zh-Hans`; Traditional Chinese has none. */
 /** A well-formed tag: its language, then subtags of letters and digits. */
 const SIMPLE_TAG = /^([a-z]{2,3})(?:-[a-z0-9]{1,8})*$/i;
 
+/** The shipped catalogue for one BCP 47 tag, or null: `de-AT` → `de`, `zh-CN` → `zh-Hans`; Traditional Chinese has none. */
 export function matchLocale(tag: string): Locale | null {
   const normal = tag.trim().replace(/_/g, '-');
   // A tag's language is its first subtag: only Chinese needs the script worked out, which takes

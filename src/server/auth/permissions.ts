@@ -171,10 +171,10 @@ export const DEFAULT_APP_GRANTS: Record<string, string[]> = {
   anonymous: ['search-user'],
 };
 
-/** The provider's action name in refusals: `update-channel-owner` → `UpdateChannel`. */
 /** Names made so far (the permissions are a short list, asked for on every capability check). */
 const actionNames = new Map<string, string>();
 
+/** The provider's action name in refusals: `update-channel-owner` → `UpdateChannel`. */
 export function actionName(permission: string): string {
   let name = actionNames.get(permission);
   if (name === undefined) {

@@ -2,7 +2,7 @@
 // hard deletion, truncation, and each member's role, invitation and hiding.
 import type { ChannelRow, MemberRow } from './channels';
 import type { Db } from './db';
-import { readStateChanged } from './reads';
+import { CLOCK_NOW, readStateChanged } from './reads';
 
 export type ChannelData = { name: string | null; custom: Record<string, unknown>; frozen: boolean; disabled: boolean; cooldown: number };
 
@@ -18,9 +18,7 @@ export function createChannelAdminStore(db: Db) {
   const truncate = db.prepare('UPDATE channels SET truncated_at = ?, updated_at = ? WHERE cid = ?');
   const removeMessagesBefore = db.prepare('DELETE FROM messages WHERE cid = ? AND created_at <= ?');
   // Nothing unread as of the channel's clock now (see reads.ts).
-  const resetReads = db.prepare(
-    'UPDATE reads SET unread_messages = 0, last_read = ?, seen_seq = COALESCE((SELECT seq FROM read_clocks WHERE cid = reads.cid), 0) WHERE cid = ?',
-  );
+  const resetReads = db.prepare(`UPDATE reads SET unread_messages = 0, last_read = ?, seen_seq = ${CLOCK_NOW} WHERE cid = ?`);
   const clearLastMessage = db.prepare(
     `UPDATE channels SET last_message_at = (SELECT MAX(created_at) FROM messages WHERE cid = @cid AND created_at > @at)
      WHERE cid = @cid`,

@@ -177,6 +177,12 @@ class UnreadTotals {
   }
 }
 
+/**
+ * The clock of a `reads` row's channel now, for an UPDATE of `reads`: what a count set now
+ * (read, unread, truncated) is as of.
+ */
+export const CLOCK_NOW = 'COALESCE((SELECT seq FROM read_clocks WHERE read_clocks.cid = reads.cid), 0)';
+
 /** Members who muted the channel, as of `now` (a mute past its expiry no longer counts). */
 const MUTERS = 'SELECT user_id FROM channel_mutes WHERE cid = ? AND (expires IS NULL OR expires > ?)';
 
@@ -214,7 +220,6 @@ export type UnreadSummary = {
 export function createReadStore(db: Db) {
   const totals = unreadTotals(db);
   const clock = db.prepare<[string], number>('SELECT seq FROM read_clocks WHERE cid = ?').pluck();
-  const clockOf = (cid: string) => clock.get(cid) ?? 0;
   const insert = db.prepare(
     'INSERT OR IGNORE INTO reads (cid, user_id, last_read, unread_messages, seen_seq) VALUES (?, ?, ?, 0, ?)',
   );
@@ -222,8 +227,8 @@ export function createReadStore(db: Db) {
   const recentReaders = db.prepare<[string, number], ReadRow>('SELECT * FROM read_state WHERE cid = ? ORDER BY last_read DESC LIMIT ?');
   const forMember = db.prepare<[string, string], ReadRow>('SELECT * FROM read_state WHERE cid = ? AND user_id = ?');
   // Marking read or unread sets the count as of the clock now.
-  const setCount = db.prepare<[string, string | null, number, number, string, string]>(
-    `UPDATE reads SET last_read = ?, last_read_message_id = ?, unread_messages = ?, seen_seq = ?
+  const setCount = db.prepare<[string, string | null, number, string, string]>(
+    `UPDATE reads SET last_read = ?, last_read_message_id = ?, unread_messages = ?, seen_seq = ${CLOCK_NOW}
      WHERE cid = ? AND user_id = ?`,
   );
   const tick = db.prepare<[string]>('INSERT INTO read_clocks (cid, seq) VALUES (?, 1) ON CONFLICT (cid) DO UPDATE SET seq = seq + 1');
@@ -254,7 +259,7 @@ export function createReadStore(db: Db) {
   return {
     /** Starts read state for new members: everything before `at` counts as read. */
     start: (cid: string, userIds: string[], at: string) => {
-      const seq = clockOf(cid);
+      const seq = clock.get(cid) ?? 0;
       for (const userId of userIds) {
         if (insert.run(cid, userId, at, seq).changes > 0) totals.addRow(cid, userId);
       }
@@ -272,11 +277,11 @@ export function createReadStore(db: Db) {
     },
     get: (cid: string, userId: string) => forMember.get(cid, userId),
     markRead: (cid: string, userId: string, at: string, lastReadMessageId: string | null) => {
-      if (setCount.run(at, lastReadMessageId, 0, clockOf(cid), cid, userId).changes > 0) totals.setRow(cid, userId, 0);
+      if (setCount.run(at, lastReadMessageId, 0, cid, userId).changes > 0) totals.setRow(cid, userId, 0);
     },
     /** Mark unread: read up to `at` (and that message), `unreadMessages` after it. */
     markUnread: (cid: string, userId: string, at: string, lastReadMessageId: string | null, unreadMessages: number) => {
-      if (setCount.run(at, lastReadMessageId, unreadMessages, clockOf(cid), cid, userId).changes > 0) totals.setRow(cid, userId, unreadMessages);
+      if (setCount.run(at, lastReadMessageId, unreadMessages, cid, userId).changes > 0) totals.setRow(cid, userId, unreadMessages);
     },
     /** Channels where the user has unread messages. */
     unreadChannels: (userId: string) => unreadCids.all(userId).map((row) => row.cid),
