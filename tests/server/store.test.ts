@@ -75,6 +75,30 @@ describe('store', () => {
     }
   });
 
+  it("answers the ban that applies to a send in one lookup: a full ban before a shadow one, the app's before the channel's", () => {
+    const store = openStore(':memory:');
+    try {
+      store.db.pragma('foreign_keys = OFF'); // the bans alone, without their users and channels
+      const at = '2026-01-01T00:00:00.000Z';
+      const ban = (cid: string | null, shadow: number, expires: string | null = null) =>
+        store.bans.ban({ cid, user_id: 'u', created_by_id: null, reason: cid ? 'channel' : 'app', expires, shadow, created_at: at });
+      const applying = () => store.bans.applying('messaging:a', 'u', '2026-06-01T00:00:00.000Z');
+      expect(applying()).toBeUndefined();
+      ban('messaging:b', 0); // another channel's
+      expect(applying()).toBeUndefined();
+      ban(null, 1);
+      expect(applying()).toMatchObject({ cid: null, shadow: 1 });
+      ban('messaging:a', 0);
+      expect(applying()).toMatchObject({ cid: 'messaging:a', shadow: 0, reason: 'channel' });
+      ban(null, 0);
+      expect(applying()).toMatchObject({ cid: null, shadow: 0, reason: 'app' });
+      ban(null, 0, '2026-02-01T00:00:00.000Z'); // ended before "now"
+      expect(applying()).toMatchObject({ cid: 'messaging:a', shadow: 0 });
+    } finally {
+      store.close();
+    }
+  });
+
   it('seeds an empty database once', () => {
     const store = openStore(':memory:');
     try {

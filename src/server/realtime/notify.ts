@@ -58,7 +58,6 @@ export function notifyMessageNew(
     watcher_count: hub.registry.watcherCount(row.cid),
   };
   const audience = messageAudience(ctx, message);
-  if (emit) ctx.changes.emit({ type: 'message.new', ...base }, { skipPush });
   // One frame per distinct set of unread counts: the message is serialised once. A receiver's
   // group is their two totals as one number (`summaryKey`; the totals are kept in memory that
   // way: store/reads.ts), so finding it makes neither a string nor an object per receiver.
@@ -71,6 +70,9 @@ export function notifyMessageNew(
     ),
     audience,
   );
+  // The change feed (sync log, webhooks, push) hears it once the watchers' frames are written:
+  // nothing it does changes them, and they go out sooner.
+  if (emit) ctx.changes.emit({ type: 'message.new', ...base }, { skipPush });
 
   // Thread-only replies stay inside the thread: no channel-list notification.
   if (message.parent_id && !message.show_in_channel) return;

@@ -58,6 +58,16 @@ export function createBanStore(db: Db) {
   const global = db.prepare<[string, string], BanRow>(
     'SELECT NULL AS cid, * FROM global_bans WHERE user_id = ? AND (expires IS NULL OR expires > ?)',
   );
+  // Both kinds in one statement, for the check every send makes.
+  const applying = db.prepare<[{ cid: string; user: string; now: string }], BanRow>(
+    `SELECT * FROM (
+       SELECT NULL AS cid, user_id, created_by_id, reason, expires, shadow, created_at FROM global_bans
+         WHERE user_id = @user AND (expires IS NULL OR expires > @now)
+       UNION ALL
+       SELECT cid, user_id, created_by_id, reason, expires, shadow, created_at FROM channel_bans
+         WHERE cid = @cid AND user_id = @user AND (expires IS NULL OR expires > @now)
+     ) ORDER BY shadow, cid IS NOT NULL LIMIT 1`,
+  );
   // Many users at once, for a response listing a page of them.
   const inChannelOf = db.prepare<[string, string, string], BanRow>(
     'SELECT * FROM channel_bans WHERE cid = ? AND user_id IN (SELECT value FROM json_each(?)) AND (expires IS NULL OR expires > ?)',
@@ -75,6 +85,8 @@ export function createBanStore(db: Db) {
     inChannel: (cid: string, userId: string, now = new Date().toISOString()) => inChannel.get(cid, userId, now),
     /** The app-wide ban in force now, if any. */
     global: (userId: string, now = new Date().toISOString()) => global.get(userId, now),
+    /** The ban that applies in the channel now: a full ban before a shadow one, an app-wide one first. */
+    applying: (cid: string, userId: string, now = new Date().toISOString()) => applying.get({ cid, user: userId, now }),
     /** The channel bans in force now among `userIds`, by user. */
     inChannelOf: (cid: string, userIds: string[], now = new Date().toISOString()): Map<string, BanRow> =>
       new Map(userIds.length ? inChannelOf.all(cid, JSON.stringify(userIds), now).map((row) => [row.user_id, row]) : []),

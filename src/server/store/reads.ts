@@ -24,6 +24,11 @@ function pack(total: number, channels: number): number | undefined {
   return total >= 0 && channels >= 0 && total < TOTAL_BOUND && channels < SPAN ? total * SPAN + channels : undefined;
 }
 
+/** A user's totals as kept; `kept` turns false when they are dropped (a copied row then looks again). */
+type Totals = { packed: number; kept: boolean };
+/** A copied read row: its count, and its user's totals when they were last found. */
+type CopiedRow = { unread: number; totals: Totals | undefined };
+
 function unpack(packed: number): UnreadSummary {
   return { total: Math.floor(packed / SPAN), channels: packed % SPAN };
 }
@@ -46,10 +51,10 @@ function unpack(packed: number): UnreadSummary {
  *   savepoint rolled back) drops it all.
  */
 class UnreadTotals {
-  /** Per user, their totals packed (`pack`). */
-  private readonly entries = new Map<string, number>();
+  /** Per user, their totals (`Totals`): the same object the channels' copies point to. */
+  private readonly entries = new Map<string, Totals>();
   /** Per channel, its read rows' counts: the table's, as long as the channel is kept here. */
-  private readonly copies = new Map<string, Map<string, number>>();
+  private readonly copies = new Map<string, Map<string, CopiedRow>>();
   private copiedRows = 0;
   /** Marks written inside transactions and not checked yet. */
   private marks = 0;
@@ -74,52 +79,64 @@ class UnreadTotals {
   get(userId: string): number | undefined {
     if (this.db.inTransaction) return undefined;
     if (this.marks) this.settle();
-    return this.entries.get(userId);
+    return this.entries.get(userId)?.packed;
   }
 
   /** Keeps totals just read from the table (outside a transaction only), when they fit. */
   set(userId: string, summary: UnreadSummary): void {
     const packed = pack(summary.total, summary.channels);
     if (this.db.inTransaction || packed === undefined) return;
-    if (this.entries.size >= MAX_TOTALS) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(userId, packed);
+    const known = this.entries.get(userId);
+    if (known) {
+      known.packed = packed;
+      return;
+    }
+    if (this.entries.size >= MAX_TOTALS) this.drop(this.entries.keys().next().value as string);
+    this.entries.set(userId, { packed, kept: true });
   }
 
   /**
    * Runs `update` (the increment of the channel's counts) and applies it to what is kept. A
-   * channel is copied only while some totals are kept (a copy serves nothing else).
+   * channel is copied only while some totals are kept (a copy serves nothing else). Each copied
+   * row points to its user's totals, so raising a thousand members' counts and totals looks
+   * nothing up (a pointer to totals dropped since is looked up again).
    */
   increment(cid: string, senderId: string, mutedBy: string[], update: () => void): void {
     let copy = this.copies.get(cid);
     if (!copy && this.entries.size > 0) {
       copy = this.copy(cid);
       // Too many rows to copy: whose totals change is not known, so none are kept.
-      if (!copy) this.entries.clear();
+      if (!copy) this.dropAll();
     }
     update();
     if (!copy) return;
     this.changing();
     const muters = new Set(mutedBy);
-    for (const [userId, unread] of copy) {
+    for (const [userId, row] of copy) {
       if (userId === senderId || (muters.size > 0 && muters.has(userId))) continue;
-      copy.set(userId, unread + 1);
-      const packed = this.entries.get(userId);
-      if (packed === undefined) continue;
+      const unread = row.unread++;
+      let totals = row.totals;
+      if (!totals?.kept) totals = row.totals = this.entries.get(userId);
+      if (!totals) continue;
       // One more message, and one more unread channel if it was read.
-      const raised = pack(Math.floor(packed / SPAN) + 1, (packed % SPAN) + (unread === 0 ? 1 : 0));
-      if (raised === undefined) this.entries.delete(userId);
-      else this.entries.set(userId, raised);
+      const raised = pack(Math.floor(totals.packed / SPAN) + 1, (totals.packed % SPAN) + (unread === 0 ? 1 : 0));
+      if (raised === undefined) this.drop(userId);
+      else totals.packed = raised;
     }
   }
 
   /** The user's row in the channel, which exists, now holds `unread` (read or marked unread). */
   setRow(cid: string, userId: string, unread: number): void {
-    this.entries.delete(userId);
+    this.drop(userId);
     const copy = this.copies.get(cid);
     if (!copy) return;
     this.changing();
-    if (!copy.has(userId)) this.copiedRows++;
-    copy.set(userId, unread);
+    const row = copy.get(userId);
+    if (row) row.unread = unread;
+    else {
+      this.copiedRows++;
+      copy.set(userId, { unread, totals: undefined });
+    }
   }
 
   /** A new member's row (0 unread: their totals stay). */
@@ -128,17 +145,30 @@ class UnreadTotals {
     if (!copy) return;
     this.changing();
     this.copiedRows++;
-    copy.set(userId, 0);
+    copy.set(userId, { unread: 0, totals: undefined });
   }
 
   /** The user's read state changed some other way (undefined: anyone's may have). */
   forget(userId?: string): void {
-    if (userId === undefined) this.entries.clear();
-    else this.entries.delete(userId);
+    if (userId === undefined) this.dropAll();
+    else this.drop(userId);
     this.dropCopies();
   }
 
-  private copy(cid: string): Map<string, number> | undefined {
+  /** The user's totals are no longer kept: copied rows that point to them look again. */
+  private drop(userId: string): void {
+    const totals = this.entries.get(userId);
+    if (!totals) return;
+    totals.kept = false;
+    this.entries.delete(userId);
+  }
+
+  private dropAll(): void {
+    for (const totals of this.entries.values()) totals.kept = false;
+    this.entries.clear();
+  }
+
+  private copy(cid: string): Map<string, CopiedRow> | undefined {
     const rows = this.rowsOf(cid);
     // A channel of more than half the bound is not copied: two such would evict each other on
     // every message, reading all their rows again each time.
@@ -148,7 +178,8 @@ class UnreadTotals {
     const weight = Math.max(1, rows.length);
     if (this.copiedRows + weight > MAX_COPIED_ROWS) this.dropCopies();
     this.changing();
-    const copy = new Map(rows);
+    const copy = new Map<string, CopiedRow>();
+    for (const [userId, unread] of rows) copy.set(userId, { unread, totals: this.entries.get(userId) });
     this.copies.set(cid, copy);
     this.copiedRows += weight;
     return copy;
@@ -169,7 +200,7 @@ class UnreadTotals {
   /** Outside a transaction: keeps everything if every change made in one was committed. */
   private settle(): void {
     if (this.countMarks() !== this.marks) {
-      this.entries.clear();
+      this.dropAll();
       this.dropCopies();
     }
     this.clearMarks();

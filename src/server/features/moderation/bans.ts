@@ -81,17 +81,11 @@ export function unbanUser(ctx: ServerContext, targetId: string, channel: Channel
  * whether what they send is shadowed (a shadow ban in force), so a send asks once.
  */
 export function assertNotBanned(ctx: ServerContext, channel: ChannelRow, userId: string): { shadowed: boolean } {
-  const ban = banInForce(ctx, channel, userId);
+  const ban = ctx.store.bans.applying(channel.cid, userId);
   if (ban && !ban.shadow) {
     throw ApiError.notAllowed(ban.cid ? 'You are banned from this channel' : `user ${userId} is banned from this app`);
   }
   return { shadowed: ban?.shadow === 1 };
-}
-
-/** The ban that applies in the channel now: a full ban before a shadow one. */
-function banInForce(ctx: ServerContext, channel: ChannelRow, userId: string): BanRow | undefined {
-  const bans = [ctx.store.bans.global(userId), ctx.store.bans.inChannel(channel.cid, userId)];
-  return bans.find((ban) => ban?.shadow === 0) ?? bans.find((ban) => ban !== undefined);
 }
 
 // The provider's ban events name who banned, why and until when (not in the SDK's Event type).
