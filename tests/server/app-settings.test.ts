@@ -192,6 +192,10 @@ describe('rate limits and tasks', () => {
     expect(Number(raw.headers.get('x-ratelimit-limit'))).toBe(1000);
     expect(Number(raw.headers.get('x-ratelimit-remaining'))).toBeLessThan(1000);
     expect(Number(raw.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
+    // The same answer carries its JSON type and the CORS headers, each once (the middleware adds to it).
+    expect(raw.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(raw.headers.get('access-control-allow-origin')).toBe('*');
+    expect(raw.headers.get('access-control-expose-headers')).toContain('X-RateLimit-Reset');
     const all = await harness.admin.getRateLimits();
     expect(Object.keys(all)).toEqual(expect.arrayContaining(['server_side', 'web', 'ios', 'android']));
     expect(all.server_side?.UpdateApp?.limit).toBe(60);

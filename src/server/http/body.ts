@@ -9,10 +9,26 @@ import type { BodyLimits } from '../limits';
 import type { AppEnv } from './context';
 import { ApiError } from './errors';
 
+/** The request as Node received it, when @hono/node-server serves it (not in app.request() tests). */
+function incomingOf(c: Context<AppEnv>): IncomingMessage | undefined {
+  return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+}
+
+/**
+ * A request header (`name` in lower case). Read from Node's own parsed headers where there are
+ * any: `c.req.header()` builds a web Headers object of them all on its first use.
+ */
+export function requestHeader(c: Context<AppEnv>, name: string): string | undefined {
+  const incoming = incomingOf(c);
+  if (!incoming) return c.req.header(name);
+  const value = incoming.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
 /** The declared length, when there is one and no chunked transfer overrides it. */
 export function declaredLength(c: Context<AppEnv>): number | undefined {
-  const header = c.req.header('content-length');
-  if (header === undefined || c.req.header('transfer-encoding')) return undefined;
+  const header = requestHeader(c, 'content-length');
+  if (header === undefined || requestHeader(c, 'transfer-encoding')) return undefined;
   const length = Number(header);
   return Number.isFinite(length) ? length : undefined;
 }
@@ -28,7 +44,7 @@ export function payloadTooBig(limit: number): ApiError {
  * discards the rest. Elsewhere (app.request() in tests) it is the Request's own stream.
  */
 export async function* bodyChunks(c: Context<AppEnv>): AsyncGenerator<Uint8Array> {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const incoming = incomingOf(c);
   if (incoming) {
     yield* incoming.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>;
     return;

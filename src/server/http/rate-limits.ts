@@ -4,13 +4,15 @@
 // RateLimitError and treats as retryable; `X-RateLimit-Reset` says when (unix seconds).
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Subject } from '../auth/tokens';
+import { addAnswerHeaders } from './answer';
+import { requestHeader } from './body';
 import type { AppEnv } from './context';
 import { ApiError } from './errors';
 import { isNamedEndpoint, type Platform, type RateLimitCounters, type RateLimitDecision } from './rate-limit-counters';
 
 /** Which platform's counters a request counts against: server-side when signed with the secret. */
 export function platformOf(c: Context<AppEnv>): Platform {
-  return platformFor(c.get('subject'), c.req.header('x-stream-client') ?? c.req.query('X-Stream-Client'));
+  return platformFor(c.get('subject'), requestHeader(c, 'x-stream-client') ?? c.req.query('X-Stream-Client'));
 }
 
 /** The same for any transport: the subject, and the SDK's `X-Stream-Client` (header or query). */
@@ -61,8 +63,10 @@ export function rateLimitHeaders(counters: RateLimitCounters): MiddlewareHandler
       if (!isNamedEndpoint(c.req.method, c.req.path)) return;
       window = counters.take({ platform: platformOf(c), method: c.req.method, path: c.req.path });
     }
-    c.res.headers.set('x-ratelimit-limit', String(window.limit));
-    c.res.headers.set('x-ratelimit-remaining', String(window.remaining));
-    c.res.headers.set('x-ratelimit-reset', String(window.reset));
+    addAnswerHeaders(c, {
+      'x-ratelimit-limit': String(window.limit),
+      'x-ratelimit-remaining': String(window.remaining),
+      'x-ratelimit-reset': String(window.reset),
+    });
   };
 }

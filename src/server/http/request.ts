@@ -4,7 +4,7 @@ import { authenticateIn } from '../auth/authenticate';
 import type { AppEnv, ServerContext } from './context';
 import { ApiError } from './errors';
 import { DEFAULT_LIMITS, type BodyLimits } from '../limits';
-import { parseBoundedJson, readBoundedText } from './body';
+import { parseBoundedJson, readBoundedText, requestHeader } from './body';
 import { isObject, type JsonObject } from './input';
 import { admitRequest } from './rate-limits';
 
@@ -14,12 +14,8 @@ export function elapsed(c: Context<AppEnv>): string {
   return `${(performance.now() - started).toFixed(2)}ms`;
 }
 
-export function sendJson(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8' },
-  });
-}
+// The answer every route returns, and the headers added to it on the way out (answer.ts).
+export { addAnswerHeaders, sendJson } from './answer';
 
 /** The JSON object body; an empty body is `{}`, anything unparsable an input error. */
 export async function readJson(c: Context<AppEnv>): Promise<JsonObject> {
@@ -52,8 +48,8 @@ export function requireAuth(ctx: ServerContext): MiddlewareHandler<AppEnv> {
       ctx,
       {
         apiKey: c.req.query('api_key'),
-        authType: c.req.header('stream-auth-type'),
-        token: c.req.header('authorization')?.replace(/^Bearer /i, ''),
+        authType: requestHeader(c, 'stream-auth-type'),
+        token: requestHeader(c, 'authorization')?.replace(/^Bearer /i, ''),
         userId: c.req.query('user_id'),
       },
     );

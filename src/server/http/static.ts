@@ -4,6 +4,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { MiddlewareHandler } from 'hono';
+import { requestHeader } from './body';
 import type { AppEnv, ServerConfig } from './context';
 
 const API_KEY_PLACEHOLDER = '__CHAT_WIDGET_API_KEY__';
@@ -39,7 +40,7 @@ export function serveStatic(config: ServerConfig): MiddlewareHandler<AppEnv> {
     const keyed = file.demo && type.startsWith('text/html');
     const etag = keyed ? undefined : `W/"${file.size.toString(36)}-${Math.round(file.mtimeMs).toString(36)}"`;
     const headers: Record<string, string> = { 'content-type': type, ...(etag ? { 'cache-control': 'no-cache', etag } : { 'cache-control': 'no-store' }) };
-    if (etag && c.req.header('if-none-match')?.split(/\s*,\s*/).includes(etag)) return new Response(null, { status: 304, headers });
+    if (etag && requestHeader(c, 'if-none-match')?.split(/\s*,\s*/).includes(etag)) return new Response(null, { status: 304, headers });
     const bytes = await readFile(file.path);
     const body =
       keyed

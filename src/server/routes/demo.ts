@@ -14,6 +14,7 @@ import { getCookie } from 'hono/cookie';
 import { StreamChat } from 'stream-chat';
 import { createUserToken } from '../auth/tokens';
 import type { AppEnv, ServerContext } from '../http/context';
+import { requestHeader } from '../http/body';
 import { ApiError } from '../http/errors';
 import { sendJson } from '../http/request';
 import { DEMO_AGENT, DEMO_USERS } from '../store/seed';
@@ -34,17 +35,17 @@ export function demoRoutes(ctx: ServerContext) {
       user: { id: user.id, name: stored?.name ?? user.name, ...(stored?.image ? { image: stored.image } : {}) },
       ...(c.req.query('support') === '1' ? { channel: await supportChannelFor(ctx, c, user) } : {}),
     };
-    const res = sendJson(response);
-    if (user.newGuest) res.headers.append('set-cookie', `${GUEST_COOKIE}=${user.id}; Path=/; Max-Age=${60 * 60 * 24 * 30}; HttpOnly; SameSite=Lax`);
+    const headers: Record<string, string> = {};
+    if (user.newGuest) headers['set-cookie'] = `${GUEST_COOKIE}=${user.id}; Path=/; Max-Age=${60 * 60 * 24 * 30}; HttpOnly; SameSite=Lax`;
     // The widget fetches its token endpoint with credentials: 'include', which a wildcard
     // Access-Control-Allow-Origin does not satisfy.
-    const origin = c.req.header('origin');
+    const origin = requestHeader(c, 'origin');
     if (origin) {
-      res.headers.set('access-control-allow-origin', origin);
-      res.headers.set('access-control-allow-credentials', 'true');
-      res.headers.set('vary', 'Origin');
+      headers['access-control-allow-origin'] = origin;
+      headers['access-control-allow-credentials'] = 'true';
+      headers.vary = 'Origin';
     }
-    return res;
+    return sendJson(response, 200, headers);
   });
 
   return routes;

@@ -17,6 +17,7 @@ import { Hono, type Context } from 'hono';
 import type { APIResponse } from 'stream-chat';
 import { authenticateIn } from '../auth/authenticate';
 import type { Subject } from '../auth/tokens';
+import { requestHeader } from '../http/body';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError, ErrorCode } from '../http/errors';
 import { platformFor, rateLimitedError } from '../http/rate-limits';
@@ -38,15 +39,15 @@ export function longPollRoutes(ctx: ServerContext) {
   return routes;
 }
 
-const token = (c: Context<AppEnv>) => c.req.header('authorization')?.replace(/^Bearer /i, '') || undefined;
-const streamClient = (c: Context<AppEnv>) => c.req.header('x-stream-client') ?? c.req.query('X-Stream-Client');
+const token = (c: Context<AppEnv>) => requestHeader(c, 'authorization')?.replace(/^Bearer /i, '') || undefined;
+const streamClient = (c: Context<AppEnv>) => requestHeader(c, 'x-stream-client') ?? c.req.query('X-Stream-Client');
 
 async function open(ctx: ServerContext, c: Context<AppEnv>): Promise<Response> {
   if (ctx.hub.closing) throw new ApiError(ErrorCode.Internal, 'the server is shutting down; connect again in a moment', 503);
   const { me, subject } = await handshake(ctx, {
     json: c.req.query('json'),
     apiKey: c.req.query('api_key'),
-    authType: c.req.header('stream-auth-type'),
+    authType: requestHeader(c, 'stream-auth-type'),
     token: token(c),
   });
   c.set('rateLimit', admitConnection(ctx, subject, me.id, streamClient(c)));
@@ -64,7 +65,7 @@ async function poll(ctx: ServerContext, c: Context<AppEnv>): Promise<Response> {
   }
   const subject = await authenticateIn(ctx, {
     apiKey: c.req.query('api_key'),
-    authType: c.req.header('stream-auth-type'),
+    authType: requestHeader(c, 'stream-auth-type'),
     token: token(c),
     userId: c.req.query('user_id'),
   });

@@ -24,7 +24,7 @@ import type { FileRow } from '../store/files';
 import { checkFileType, checkUpload, sizeLimit, tooLarge } from '../features/uploads/checks';
 import { isUploadId, newUploadId, removeUpload, uploadIdOf, uploadPath, uploadUrl } from '../features/uploads/disk';
 import { ENVELOPE_BYTES, receiveUpload, type ReceivedUpload } from '../features/uploads/receive';
-import { bodyChunks, declaredLength } from '../http/body';
+import { bodyChunks, declaredLength, requestHeader } from '../http/body';
 import { existingChannel } from './channels';
 
 type Kind = 'file' | 'image';
@@ -70,7 +70,7 @@ export function uploadRoutes(ctx: ServerContext) {
     let cid: string | null;
     let actor: Actor;
     try {
-      file = await receiveUpload(bodyChunks(c), c.req.header('content-type'), {
+      file = await receiveUpload(bodyChunks(c), requestHeader(c, 'content-type'), {
         dir,
         id,
         sizeLimit: limit,
