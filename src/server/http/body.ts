@@ -79,6 +79,8 @@ export function readBoundedText(c: Context<AppEnv>, maxBytes: number): Promise<s
 async function readText(c: Context<AppEnv>, maxBytes: number): Promise<string> {
   const declared = declaredLength(c);
   if (maxBytes > 0 && declared !== undefined && declared > maxBytes) throw payloadTooBig(maxBytes);
+  const incoming = incomingOf(c);
+  if (incoming) return (await readIncoming(incoming, maxBytes)).toString('utf8');
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of bodyChunks(c)) {
@@ -88,6 +90,43 @@ async function readText(c: Context<AppEnv>, maxBytes: number): Promise<string> {
     chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
   }
   return Buffer.concat(chunks, size).toString('utf8');
+}
+
+/**
+ * A Node request's whole body, from its events: an async iterator costs promises per chunk and
+ * one more for the end, on every API call. Past `maxBytes` it stops listening and pauses the
+ * request (413); the HTTP layer discards the rest once the answer is out, as for bodyChunks.
+ */
+function readIncoming(incoming: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  if (incoming.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      incoming.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (maxBytes > 0 && size > maxBytes) {
+        stop();
+        incoming.pause();
+        reject(payloadTooBig(maxBytes));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error) => {
+      stop();
+      reject(error);
+    };
+    // Closed without an end: the client went away mid-body.
+    const onClose = () => onError(new Error('the request closed before its body ended'));
+    incoming.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+  });
 }
 
 /** JSON.parse after checking the nesting depth; `what` names the input, `invalid` is the parse error. */
