@@ -4,7 +4,7 @@
 import type { MessageResponseBase, ReactionGroupResponse, ReactionResponse, ReminderResponseBase, UserResponse } from 'stream-chat';
 import type { UserPresenter } from './users';
 import type { MessageRow } from '../store/messages';
-import type { ReactionRow } from '../store/reactions';
+import type { ReactionGroupRow, ReactionRow } from '../store/reactions';
 import type { ReminderRow } from '../store/reminders';
 import type { Store } from '../store/store';
 
@@ -48,12 +48,14 @@ export function messageExtras(
   store: Store,
   rows: MessageRow[],
   viewerId: string | null,
+  justStored = false,
 ): Map<string, MessageExtras> {
   if (!rows.length) return new Map();
   const ids = rows.map((row) => row.id);
   const now = new Date().toISOString();
-  const groups = groupBy(store.reactions.groups(ids), (g) => g.message_id);
-  const latest = groupBy(store.reactions.latest(ids), (r) => r.message_id);
+  // Messages stored in this same call have no reactions yet: nothing to ask for.
+  const groups = justStored ? new Map<string, ReactionGroupRow[]>() : groupBy(store.reactions.groups(ids), (g) => g.message_id);
+  const latest = justStored ? new Map<string, ReactionRow[]>() : groupBy(store.reactions.latest(ids), (r) => r.message_id);
   const threadIds = rows.filter((row) => row.reply_count > 0).map((row) => row.id);
   const participants = groupBy(store.threads.participantsOf(threadIds), (p) => p.parent_id);
   presenter.preloadUsers([
@@ -61,7 +63,7 @@ export function messageExtras(
     ...[...participants.values()].flat().map((p) => p.user_id),
     ...rows.flatMap((row) => (row.pinned_by_id ? [row.pinned_by_id] : [])),
   ]);
-  const viewer = viewerId ? viewerFields(presenter, store, rows, viewerId) : new Map<string, ViewerFields>();
+  const viewer = viewerId && !justStored ? viewerFields(presenter, store, rows, viewerId) : new Map<string, ViewerFields>();
 
   const extras = new Map<string, MessageExtras>();
   for (const row of rows) {

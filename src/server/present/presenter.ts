@@ -60,13 +60,14 @@ export class Presenter extends UserPresenter {
     };
   }
 
-  messages(rows: MessageRow[]): MessageResponse[] {
+  /** `justStored`: the rows were stored in this same call, so nothing refers to them yet (no reactions). */
+  messages(rows: MessageRow[], justStored = false): MessageResponse[] {
     const quoted = this.ctx.store.messages.getMany(
       rows.flatMap((row) => (row.quoted_message_id ? [row.quoted_message_id] : [])),
     );
     const all = [...rows, ...quoted.values()];
     this.preloadUsers(all.flatMap((row) => [row.user_id, ...mentionedIds(row)]));
-    const extras = messageExtras(this, this.ctx.store, rows, this.viewerId);
+    const extras = messageExtras(this, this.ctx.store, rows, this.viewerId, justStored);
     const composer = composerFields(this, this.ctx.store, rows, this.viewerId);
     return rows.map((row) => {
       const quote = row.quoted_message_id ? quoted.get(row.quoted_message_id) : undefined;

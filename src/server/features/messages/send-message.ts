@@ -53,13 +53,13 @@ export function sendMessage(ctx: ServerContext, row: ChannelRow, actor: UserActo
     return message;
   });
   // A pending message reaches nobody: no event, no counter, until it is committed.
-  const message = stored.pending ? presentOne(ctx, stored) : deliverMessage(ctx, row, stored, options);
+  const message = stored.pending ? presentOne(ctx, stored, true) : deliverMessage(ctx, row, stored, options, true);
   prepared.after(stored);
   return message;
 }
 
-function presentOne(ctx: ServerContext, stored: MessageRow): MessageResponse {
-  const [message] = new Presenter(ctx).messages([stored]);
+function presentOne(ctx: ServerContext, stored: MessageRow, justStored: boolean): MessageResponse {
+  const [message] = new Presenter(ctx).messages([stored], justStored);
   if (!message) throw new Error('stored message vanished');
   return message;
 }
@@ -67,10 +67,11 @@ function presentOne(ctx: ServerContext, stored: MessageRow): MessageResponse {
 /**
  * Delivers a stored message to the channel: message.new (and its change: webhooks, push, the
  * sync log), hidden channels shown again, the thread's participants and parent. Returns the
- * message as sent. Used by a send, and by a commit of a pending message.
+ * message as sent. Used by a send (`justStored`: stored in the same call, so without reactions
+ * to look up), and by a commit of a pending message.
  */
-export function deliverMessage(ctx: ServerContext, row: ChannelRow, stored: MessageRow, options: SendOptions = {}): MessageResponse {
-  const message = presentOne(ctx, stored);
+export function deliverMessage(ctx: ServerContext, row: ChannelRow, stored: MessageRow, options: SendOptions = {}, justStored = false): MessageResponse {
+  const message = presentOne(ctx, stored, justStored);
   const channel = ctx.store.channels.get(row.cid) ?? row;
   notifyMessageNew(ctx, channel, message, { skipPush: options.skipPush === true });
   // A new message brings a hidden channel back for everyone who hid it (not a shadowed one).
