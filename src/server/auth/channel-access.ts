@@ -2,7 +2,7 @@
 // may read it, what they may do there (`own_capabilities`), and the provider's refusals.
 import type { Actor } from './actor';
 import type { ChannelTypeSettings } from './channel-types';
-import { allowedInChannel, channelCapabilities, notAllowed, type ChannelScope } from './policy';
+import { allowedInChannel, channelCapabilities, hasCapability, notAllowed, type ChannelScope } from './policy';
 import { appSettings } from '../features/app/settings';
 import { withOverrides } from '../features/channels/config-overrides';
 import type { ServerContext } from '../http/context';
@@ -14,7 +14,10 @@ import type { Visibility } from '../store/visibility';
 export type ChannelAccess = {
   type: ChannelTypeSettings;
   canRead: boolean;
-  capabilities: string[];
+  /** Every capability (own_capabilities), worked out on first use. */
+  readonly capabilities: string[];
+  /** One capability, without working out the others. */
+  has(capability: string): boolean;
   member?: MemberRow | undefined;
 };
 
@@ -44,11 +47,16 @@ export function accessTo(ctx: ServerContext, row: ChannelRow, actor: Actor): Cha
   const member = actor.id === null ? undefined : ctx.store.channels.member(row.cid, actor.id);
   const scope = scopeOf(ctx, row, actor, member);
   const settings = appSettings(ctx);
+  let capabilities: string[] | undefined;
   return {
     type: scope.type,
     // Invited users see the channel they are invited to, to accept or reject it.
     canRead: allowedInChannel(actor, settings, scope, 'read-channel') || (member?.invited === 1 && !member.invite_rejected_at),
-    capabilities: channelCapabilities(actor, settings, scope),
+    get capabilities() {
+      capabilities ??= channelCapabilities(actor, settings, scope);
+      return capabilities;
+    },
+    has: (capability) => (capabilities ? capabilities.includes(capability) : hasCapability(actor, settings, scope, capability)),
     member,
   };
 }
@@ -76,7 +84,7 @@ export function assertCanRead(row: ChannelRow, actor: Actor, access: ChannelAcce
 }
 
 export function assertCapability(row: ChannelRow, actor: Actor, access: ChannelAccess, capability: string): void {
-  if (!access.capabilities.includes(capability)) {
+  if (!access.has(capability)) {
     throw ApiError.notAllowed(
       `User '${actor.id ?? ''}' with role '${actor.role}' is not allowed to ${capability} in channel ${row.cid}`,
     );

@@ -45,7 +45,7 @@ export function assertMayChange(target: MessageTarget, actor: Actor, change: Cha
   const verb = change === 'update' ? 'update' : 'delete';
   const needed =
     change === 'hard-delete' ? ['delete-any-message'] : own ? [`${verb}-own-message`, `${verb}-any-message`] : [`${verb}-any-message`];
-  if (needed.some((capability) => access.capabilities.includes(capability))) return;
+  if (needed.some((capability) => access.has(capability))) return;
   const what = change === 'hard-delete' ? 'hard delete' : verb;
   throw ApiError.notAllowed(
     `User '${actor.id ?? ''}' with role '${actor.role}' is not allowed to ${what} ${own ? 'their own' : "another user's"} message ${message.id}`,

@@ -86,18 +86,21 @@ export function allowedInChannel(
 
 /** `own_capabilities`: every capability whose permission the policy allows and whose feature is on. */
 export function channelCapabilities(actor: Actor, settings: PolicySettings, scope: ChannelScope): string[] {
+  return Object.keys(CAPABILITIES).filter((capability) => hasCapability(actor, settings, scope, capability));
+}
+
+/** One capability of channelCapabilities, asked alone (a send needs one, not the list). */
+export function hasCapability(actor: Actor, settings: PolicySettings, scope: ChannelScope, capability: string): boolean {
+  const need = Object.hasOwn(CAPABILITIES, capability) ? CAPABILITIES[capability] : undefined;
+  if (!need) return false;
   const config = scope.type.config as unknown as Record<string, unknown>;
-  const capabilities: string[] = [];
-  for (const [capability, need] of Object.entries(CAPABILITIES)) {
-    if (need.feature && config[need.feature] !== true) continue;
-    if (actor.anonymous && SIGNED_IN_ONLY.has(capability)) continue;
-    // An `-owner` capability ("update own message") is about what the actor owns by definition.
-    const ownVariant = need.permission.endsWith('-owner');
-    const permission = ownVariant ? need.permission.slice(0, -'-owner'.length) : need.permission;
-    const owns = ownVariant || (need.ownerVariant === true && scope.ownsChannel);
-    if (allowedInChannel(actor, settings, scope, permission, owns)) capabilities.push(capability);
-  }
-  return capabilities;
+  if (need.feature && config[need.feature] !== true) return false;
+  if (actor.anonymous && SIGNED_IN_ONLY.has(capability)) return false;
+  // An `-owner` capability ("update own message") is about what the actor owns by definition.
+  const ownVariant = need.permission.endsWith('-owner');
+  const permission = ownVariant ? need.permission.slice(0, -'-owner'.length) : need.permission;
+  const owns = ownVariant || (need.ownerVariant === true && scope.ownsChannel);
+  return allowedInChannel(actor, settings, scope, permission, owns);
 }
 
 /** App-wide actions (updating users, banning from the app, reviewing flags…). */

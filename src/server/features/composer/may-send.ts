@@ -45,7 +45,7 @@ function assertWritable(ctx: ServerContext, row: ChannelRow, actor: UserActor, a
   if (row.frozen && !mayInChannel(ctx, row, actor, 'use-frozen-channel')) {
     throw ApiError.notAllowed(`channel ${row.cid} is frozen: no new messages until it is unfrozen`);
   }
-  if (!row.cooldown || access.capabilities.includes('skip-slow-mode')) return;
+  if (!row.cooldown || access.has('skip-slow-mode')) return;
   const last = ctx.store.messageQueries.lastSentAt(row.cid, actor.id);
   const waitMs = last ? Date.parse(last) + row.cooldown * 1000 - Date.now() : 0;
   if (waitMs > 0) {

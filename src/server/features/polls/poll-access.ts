@@ -42,7 +42,7 @@ export function assertPollCapability(ctx: ServerContext, row: PollRow, actor: Ac
 
 export function hasPollCapability(ctx: ServerContext, row: PollRow, actor: Actor, capability: string): boolean {
   const channel = row.cid ? ctx.store.channels.get(row.cid) : undefined;
-  return channel !== undefined && accessTo(ctx, channel, actor).capabilities.includes(capability);
+  return channel !== undefined && accessTo(ctx, channel, actor).has(capability);
 }
 
 /** The polls an actor may list: their own and those sent in channels they can read. */
