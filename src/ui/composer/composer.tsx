@@ -1,5 +1,5 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent, type RefObject } from 'react';
-import type { AttachmentManagerState, MessageComposer, MessageComposerConfig, MessageComposerState, TextComposerState } from 'stream-chat';
+import type { AttachmentManagerState, MessageComposer, MessageComposerState, TextComposerState } from 'stream-chat';
 import type { SendResult } from '../../session/channel-handle';
 import { useStateStore } from '../../session/use-state-store';
 import { displayName } from '../format';
@@ -17,21 +17,8 @@ import { useSuggestions } from './use-suggestions';
 
 const selectText = (state: TextComposerState) => ({ text: state.text });
 const selectCommand = (state: TextComposerState) => ({ command: state.command });
-const selectLimit = (config: MessageComposerConfig) => ({ max: config.text.maxLengthOnSend });
 // The counter appears when this few characters are left.
 const COUNTER_FROM_REMAINING = 200;
-
-/**
- * The text and how it stands against the channel's limit. Only the parts drawn from the text
- * read it, so a keystroke re-renders the box alone and not the rest of the composer (its menu,
- * previews, suggestion list, notifications).
- */
-function useText(composer: MessageComposer) {
-  const { text } = useStateStore(composer.textComposer.state, selectText);
-  const { max } = useStateStore(composer.configState, selectLimit);
-  const remaining = typeof max === 'number' ? max - text.length : null;
-  return { text, max, remaining, tooLong: remaining !== null && remaining < 0 };
-}
 
 /**
  * `derive(composer)`, computed afresh on every render, and a re-render when a change of the
@@ -66,7 +53,9 @@ const counterOf = (composer: MessageComposer) => {
   return remaining !== null && remaining <= COUNTER_FROM_REMAINING ? remaining : null;
 };
 
-/** Whether the text is over the limit now (for a key handler, outside rendering). */
+const isEmpty = (composer: MessageComposer) => !composer.textComposer.text;
+
+/** Whether the text is over the limit now. */
 function isTooLong(composer: MessageComposer): boolean {
   const remaining = remainingOf(composer);
   return remaining !== null && remaining < 0;
@@ -282,14 +271,27 @@ interface ComposerInputProps {
 }
 
 /**
- * The text box: a combobox over the suggestion list while one is open. Its placeholder is there
- * only while the box is empty, when it shows: Chromium rewrites a hidden placeholder's inline
- * style on every change of the value, a style recalculation per keystroke for nothing on screen.
- * Set here rather than as a prop: Preact would leave an empty attribute, and with it that work.
+ * The text box: a combobox over the suggestion list while one is open. It is not re-rendered
+ * for each keystroke: the box already holds what was typed, so the SDK's text is written into it
+ * only when the two differ (a send clearing it, a chosen suggestion, a restored draft), and it
+ * re-renders only when it turns empty or over the limit.
+ *
+ * Its placeholder is there only while the box is empty, when it shows: Chromium rewrites a
+ * hidden placeholder's inline style on every change of the value, a style recalculation per
+ * keystroke for nothing on screen. Set here rather than as a prop: Preact would leave an empty
+ * attribute, and with it that work.
  */
 function ComposerInput({ composer, textarea, placeholder, label, disabled, expanded, controls, activeDescendant, onKeyDown, onPaste }: ComposerInputProps) {
-  const { text, tooLong } = useText(composer);
-  const empty = !text;
+  const empty = useFromText(composer, isEmpty);
+  const tooLong = useFromText(composer, isTooLong);
+  useLayoutEffect(
+    () =>
+      composer.textComposer.state.subscribeWithSelector(selectText, ({ text }) => {
+        const box = textarea.current;
+        if (box && box.value !== text) box.value = text;
+      }),
+    [composer],
+  );
   useLayoutEffect(() => {
     if (empty) textarea.current?.setAttribute('placeholder', placeholder);
     else textarea.current?.removeAttribute('placeholder');
@@ -302,7 +304,6 @@ function ComposerInput({ composer, textarea, placeholder, label, disabled, expan
       part="composer-input"
       rows={1}
       aria-label={label}
-      value={text}
       disabled={disabled}
       role="combobox"
       aria-autocomplete="list"
