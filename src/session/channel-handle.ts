@@ -238,6 +238,8 @@ export class ChannelHandle {
   private sync(event?: Event) {
     // A deleted channel's object is retired by the SDK: nothing more to read from it.
     if (this.channel.disconnected) return;
+    // The provider echoes our own typing back; the indicator lists only the others, so it changes nothing.
+    if ((event?.type === 'typing.start' || event?.type === 'typing.stop') && event.user?.id === this.client.userID) return;
     const slices = event ? EVENT_SLICES[event.type] : undefined;
     if (!slices) {
       this.state.partialNext(this.snapshot());
