@@ -5,7 +5,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { DEFAULT_LIMITS, type BodyLimits } from '../limits';
 import type { AppEnv, ServerContext } from './context';
 import { ApiError, errorBody, toApiError } from './errors';
-import { addAnswerHeaders, elapsed, sendJson } from './request';
+import { elapsed, sendJson } from './request';
 import { appSettingsRoutes } from '../routes/app-settings';
 import { channelRoutes } from '../routes/channels';
 import { channelViewRoutes } from '../routes/channel-view';
@@ -48,11 +48,6 @@ import { rateLimitHeaders } from './rate-limits';
 import { serveStatic } from './static';
 
 const ALLOWED_HEADERS = 'authorization, stream-auth-type, x-stream-client, x-client-request-id, content-type';
-const CORS_ANSWER = {
-  'access-control-allow-origin': '*',
-  // A widget on another origin reads when a refused request may be retried.
-  'access-control-expose-headers': 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
-};
 
 /**
  * The SDK's custom headers make browsers preflight every call. Requests carry no cookies
@@ -71,7 +66,11 @@ const cors: MiddlewareHandler<AppEnv> = async (c, next) => {
     });
   }
   await next();
-  addAnswerHeaders(c, CORS_ANSWER, { keep: true });
+  if (!c.res.headers.has('access-control-allow-origin')) {
+    c.res.headers.set('access-control-allow-origin', '*');
+    // A widget on another origin reads when a refused request may be retried.
+    c.res.headers.set('access-control-expose-headers', 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset');
+  }
 };
 
 export function createApp(ctx: ServerContext, limits: BodyLimits = DEFAULT_LIMITS) {

@@ -14,8 +14,13 @@ export function elapsed(c: Context<AppEnv>): string {
   return `${(performance.now() - started).toFixed(2)}ms`;
 }
 
-// The answer every route returns, and the headers added to it on the way out (answer.ts).
-export { addAnswerHeaders, sendJson } from './answer';
+/** A JSON answer; `extra` headers (a cookie, an origin) are given here rather than set on it later. */
+export function sendJson(body: unknown, status = 200, extra: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...extra },
+  });
+}
 
 /** The JSON object body; an empty body is `{}`, anything unparsable an input error. */
 export async function readJson(c: Context<AppEnv>): Promise<JsonObject> {
