@@ -99,6 +99,38 @@ describe('store', () => {
     }
   });
 
+  it('finds the bans a database already held when it is opened again, and finds no ban for users who never had one', () => {
+    const path = join(tempDir(), 'bans.db');
+    const at = '2026-01-01T00:00:00.000Z';
+    const now = '2026-06-01T00:00:00.000Z';
+    const first = openStore(path);
+    try {
+      first.db.pragma('foreign_keys = OFF'); // the bans alone, without their users and channels
+      first.bans.ban({ cid: null, user_id: 'app-banned', created_by_id: null, reason: 'app', expires: null, shadow: 0, created_at: at });
+      first.bans.ban({ cid: 'messaging:a', user_id: 'channel-banned', created_by_id: null, reason: 'channel', expires: null, shadow: 1, created_at: at });
+    } finally {
+      first.close();
+    }
+    const reopened = openStore(path);
+    try {
+      expect(reopened.bans.applying('messaging:a', 'app-banned', now)).toMatchObject({ cid: null, reason: 'app' });
+      expect(reopened.bans.applying('messaging:a', 'channel-banned', now)).toMatchObject({ cid: 'messaging:a', shadow: 1 });
+      expect(reopened.bans.applying('messaging:a', 'never-banned', now)).toBeUndefined();
+      expect(reopened.bans.global('app-banned', now)?.reason).toBe('app');
+      expect(reopened.bans.inChannel('messaging:a', 'channel-banned', now)?.reason).toBe('channel');
+      const users = ['never-banned', 'app-banned', 'channel-banned'];
+      expect([...reopened.bans.globalOf(users, now).keys()]).toEqual(['app-banned']);
+      expect([...reopened.bans.inChannelOf('messaging:a', users, now).keys()]).toEqual(['channel-banned']);
+      // A ban added once the store has looked: found at once.
+      reopened.db.pragma('foreign_keys = OFF');
+      reopened.bans.ban({ cid: 'messaging:a', user_id: 'never-banned', created_by_id: null, reason: 'late', expires: null, shadow: 0, created_at: at });
+      expect(reopened.bans.applying('messaging:a', 'never-banned', now)?.reason).toBe('late');
+      expect([...reopened.bans.inChannelOf('messaging:a', users, now).keys()].sort()).toEqual(['channel-banned', 'never-banned']);
+    } finally {
+      reopened.close();
+    }
+  });
+
   it('seeds an empty database once', () => {
     const store = openStore(':memory:');
     try {

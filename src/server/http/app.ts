@@ -6,6 +6,7 @@ import { DEFAULT_LIMITS, type BodyLimits } from '../limits';
 import type { AppEnv, ServerContext } from './context';
 import { ApiError, errorBody, toApiError } from './errors';
 import { elapsed, sendJson } from './request';
+import { setAnswerHeaders } from './node-exchange';
 import { appSettingsRoutes } from '../routes/app-settings';
 import { channelRoutes } from '../routes/channels';
 import { channelViewRoutes } from '../routes/channel-view';
@@ -48,6 +49,11 @@ import { rateLimitHeaders } from './rate-limits';
 import { serveStatic } from './static';
 
 const ALLOWED_HEADERS = 'authorization, stream-auth-type, x-stream-client, x-client-request-id, content-type';
+const ANSWER_CORS = {
+  'access-control-allow-origin': '*',
+  // A widget on another origin reads when a refused request may be retried.
+  'access-control-expose-headers': 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
+};
 
 /**
  * The SDK's custom headers make browsers preflight every call. Requests carry no cookies
@@ -66,11 +72,8 @@ const cors: MiddlewareHandler<AppEnv> = async (c, next) => {
     });
   }
   await next();
-  if (!c.res.headers.has('access-control-allow-origin')) {
-    c.res.headers.set('access-control-allow-origin', '*');
-    // A widget on another origin reads when a refused request may be retried.
-    c.res.headers.set('access-control-expose-headers', 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset');
-  }
+  // An answer that names its own origin (the demo token's, with credentials) keeps it.
+  setAnswerHeaders(c, ANSWER_CORS);
 };
 
 export function createApp(ctx: ServerContext, limits: BodyLimits = DEFAULT_LIMITS) {

@@ -8,22 +8,7 @@ import type { Context } from 'hono';
 import type { BodyLimits } from '../limits';
 import type { AppEnv } from './context';
 import { ApiError } from './errors';
-
-/** The request as Node received it, when @hono/node-server serves it (not in app.request() tests). */
-function incomingOf(c: Context<AppEnv>): IncomingMessage | undefined {
-  return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-}
-
-/**
- * A request header (`name` in lower case). Read from Node's own parsed headers where there are
- * any: `c.req.header()` builds a web Headers object of them all on its first use.
- */
-export function requestHeader(c: Context<AppEnv>, name: string): string | undefined {
-  const incoming = incomingOf(c);
-  if (!incoming) return c.req.header(name);
-  const value = incoming.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-}
+import { incomingOf, requestHeader } from './node-exchange';
 
 /** The declared length, when there is one and no chunked transfer overrides it. */
 export function declaredLength(c: Context<AppEnv>): number | undefined {

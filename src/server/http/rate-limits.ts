@@ -4,7 +4,7 @@
 // RateLimitError and treats as retryable; `X-RateLimit-Reset` says when (unix seconds).
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Subject } from '../auth/tokens';
-import { requestHeader } from './body';
+import { requestHeader, setAnswerHeaders } from './node-exchange';
 import type { AppEnv } from './context';
 import { ApiError } from './errors';
 import { isNamedEndpoint, type Platform, type RateLimitCounters, type RateLimitDecision } from './rate-limit-counters';
@@ -62,8 +62,10 @@ export function rateLimitHeaders(counters: RateLimitCounters): MiddlewareHandler
       if (!isNamedEndpoint(c.req.method, c.req.path)) return;
       window = counters.take({ platform: platformOf(c), method: c.req.method, path: c.req.path });
     }
-    c.res.headers.set('x-ratelimit-limit', String(window.limit));
-    c.res.headers.set('x-ratelimit-remaining', String(window.remaining));
-    c.res.headers.set('x-ratelimit-reset', String(window.reset));
+    setAnswerHeaders(c, {
+      'x-ratelimit-limit': String(window.limit),
+      'x-ratelimit-remaining': String(window.remaining),
+      'x-ratelimit-reset': String(window.reset),
+    });
   };
 }

@@ -4,7 +4,8 @@ import { authenticateIn } from '../auth/authenticate';
 import type { AppEnv, ServerContext } from './context';
 import { ApiError } from './errors';
 import { DEFAULT_LIMITS, type BodyLimits } from '../limits';
-import { parseBoundedJson, readBoundedText, requestHeader } from './body';
+import { parseBoundedJson, readBoundedText } from './body';
+import { requestHeader } from './node-exchange';
 import { isObject, type JsonObject } from './input';
 import { admitRequest } from './rate-limits';
 

@@ -4,7 +4,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { MiddlewareHandler } from 'hono';
-import { requestHeader } from './body';
+import { requestHeader } from './node-exchange';
 import type { AppEnv, ServerConfig } from './context';
 
 const API_KEY_PLACEHOLDER = '__CHAT_WIDGET_API_KEY__';

@@ -62,10 +62,11 @@ export function notifyMessageNew(
   // group is their two totals as one number (`summaryKey`; the totals are kept in memory that
   // way: store/reads.ts), so finding it makes neither a string nor an object per receiver.
   const shared = JSON.stringify({ type: 'message.new', ...base });
+  const summaryKey = store.reads.summaryKeys();
   hub.toChannel(
     row.cid,
     new Grouped(
-      (connection) => store.reads.summaryKey(connection.userId),
+      (connection) => summaryKey(connection.userId),
       (_, connection) => withFields(shared, unread(connection.userId)),
     ),
     audience,

@@ -15,6 +15,8 @@ import type { Connection } from './registry';
 import { dropConnection } from './watching';
 
 const TEXT = { binary: false };
+/** WebSocket.OPEN, as a constant rather than a getter read for every frame. */
+const OPEN = 1;
 
 /** What of `ws`'s internals a direct write reads (ws 8): the TCP socket, the sender's state, the extensions. */
 type WsInternals = {
@@ -29,10 +31,16 @@ type WsInternals = {
  * Kept per payload, so the receivers of a fan-out share one frame as they share one payload.
  */
 const framed = new WeakMap<Buffer, Buffer>();
+/** The payload framed last: a fan-out frames one payload for socket after socket. */
+let lastFramed: { payload: Buffer; frame: Buffer } | undefined;
 
 function textFrame(payload: Buffer): Buffer {
+  if (lastFramed?.payload === payload) return lastFramed.frame;
   let frame = framed.get(payload);
-  if (frame) return frame;
+  if (frame) {
+    lastFramed = { payload, frame };
+    return frame;
+  }
   const length = payload.length;
   const header = length < 126 ? 2 : length < 65_536 ? 4 : 10;
   frame = Buffer.allocUnsafe(header + length);
@@ -49,6 +57,7 @@ function textFrame(payload: Buffer): Buffer {
   }
   payload.copy(frame, header);
   framed.set(payload, frame);
+  lastFramed = { payload, frame };
   return frame;
 }
 
@@ -76,7 +85,7 @@ export function socketConnection(
     anonymous: user.anonymous,
     watching: new Set(),
     send: (frame, bytes) => {
-      if (cutOff || ws.readyState !== ws.OPEN) return;
+      if (cutOff || ws.readyState !== OPEN) return;
       // Frames go out as buffers (a shared one without a copy per socket): what a socket holds
       // for a slow reader then sits outside the JS heap and is freed with the socket, rather
       // than as strings the heap keeps growing for until a full collection.

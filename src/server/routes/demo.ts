@@ -14,7 +14,7 @@ import { getCookie } from 'hono/cookie';
 import { StreamChat } from 'stream-chat';
 import { createUserToken } from '../auth/tokens';
 import type { AppEnv, ServerContext } from '../http/context';
-import { requestHeader } from '../http/body';
+import { requestHeader } from '../http/node-exchange';
 import { ApiError } from '../http/errors';
 import { sendJson } from '../http/request';
 import { DEMO_AGENT, DEMO_USERS } from '../store/seed';

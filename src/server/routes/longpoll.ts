@@ -17,7 +17,7 @@ import { Hono, type Context } from 'hono';
 import type { APIResponse } from 'stream-chat';
 import { authenticateIn } from '../auth/authenticate';
 import type { Subject } from '../auth/tokens';
-import { requestHeader } from '../http/body';
+import { requestHeader } from '../http/node-exchange';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError, ErrorCode } from '../http/errors';
 import { platformFor, rateLimitedError } from '../http/rate-limits';

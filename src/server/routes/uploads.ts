@@ -24,7 +24,8 @@ import type { FileRow } from '../store/files';
 import { checkFileType, checkUpload, sizeLimit, tooLarge } from '../features/uploads/checks';
 import { isUploadId, newUploadId, removeUpload, uploadIdOf, uploadPath, uploadUrl } from '../features/uploads/disk';
 import { ENVELOPE_BYTES, receiveUpload, type ReceivedUpload } from '../features/uploads/receive';
-import { bodyChunks, declaredLength, requestHeader } from '../http/body';
+import { bodyChunks, declaredLength } from '../http/body';
+import { requestHeader } from '../http/node-exchange';
 import { existingChannel } from './channels';
 
 type Kind = 'file' | 'image';

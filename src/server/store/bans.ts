@@ -76,23 +76,41 @@ export function createBanStore(db: Db) {
     'SELECT NULL AS cid, * FROM global_bans WHERE user_id IN (SELECT value FROM json_each(?)) AND (expires IS NULL OR expires > ?)',
   );
 
+  // Everyone with a ban row, kept in memory: every send checks its author and every message
+  // presented checks its user, and most users never had a ban. Only this store adds bans (the
+  // server is its database's one writer), so someone outside the set has none and no query is
+  // run. Rows removed (an unban, a user deleted) leave their user in the set: that costs only
+  // the query it saves for others.
+  const everBanned = db.prepare<[], string>('SELECT user_id FROM channel_bans UNION SELECT user_id FROM global_bans').pluck();
+  let withRows: Set<string> | undefined;
+  const mayBeBanned = (userId: string) => (withRows ??= new Set(everBanned.all())).has(userId);
+
   return {
-    ban: (row: BanRow) => void (row.cid === null ? upsertGlobal.run(row) : upsertChannel.run(row)),
+    ban: (row: BanRow) => {
+      if (row.cid === null) upsertGlobal.run(row);
+      else upsertChannel.run(row);
+      withRows?.add(row.user_id);
+    },
     /** The ban lifted, if there was one. */
     unban: (cid: string | null, userId: string): BanRow | undefined =>
       cid === null ? removeGlobal.get(userId) : removeChannel.get(cid, userId),
     /** The channel ban in force now, if any. */
-    inChannel: (cid: string, userId: string, now = new Date().toISOString()) => inChannel.get(cid, userId, now),
+    inChannel: (cid: string, userId: string, now = new Date().toISOString()) => (mayBeBanned(userId) ? inChannel.get(cid, userId, now) : undefined),
     /** The app-wide ban in force now, if any. */
-    global: (userId: string, now = new Date().toISOString()) => global.get(userId, now),
+    global: (userId: string, now = new Date().toISOString()) => (mayBeBanned(userId) ? global.get(userId, now) : undefined),
     /** The ban that applies in the channel now: a full ban before a shadow one, an app-wide one first. */
-    applying: (cid: string, userId: string, now = new Date().toISOString()) => applying.get({ cid, user: userId, now }),
+    applying: (cid: string, userId: string, now = new Date().toISOString()) =>
+      mayBeBanned(userId) ? applying.get({ cid, user: userId, now }) : undefined,
     /** The channel bans in force now among `userIds`, by user. */
-    inChannelOf: (cid: string, userIds: string[], now = new Date().toISOString()): Map<string, BanRow> =>
-      new Map(userIds.length ? inChannelOf.all(cid, JSON.stringify(userIds), now).map((row) => [row.user_id, row]) : []),
+    inChannelOf: (cid: string, userIds: string[], now = new Date().toISOString()): Map<string, BanRow> => {
+      const candidates = userIds.filter(mayBeBanned);
+      return new Map(candidates.length ? inChannelOf.all(cid, JSON.stringify(candidates), now).map((row) => [row.user_id, row]) : []);
+    },
     /** The app-wide bans in force now among `userIds`, by user. */
-    globalOf: (userIds: string[], now = new Date().toISOString()): Map<string, BanRow> =>
-      new Map(userIds.length ? globalOf.all(JSON.stringify(userIds), now).map((row) => [row.user_id, row]) : []),
+    globalOf: (userIds: string[], now = new Date().toISOString()): Map<string, BanRow> => {
+      const candidates = userIds.filter(mayBeBanned);
+      return new Map(candidates.length ? globalOf.all(JSON.stringify(candidates), now).map((row) => [row.user_id, row]) : []);
+    },
     query({ filter, sort, limit, offset, excludeExpired, now }: BanQuery): BanRow[] {
       const where = filtersToSql(filter, SCHEMA);
       const order = sortToSql(sort, SCHEMA, {

@@ -82,6 +82,17 @@ class UnreadTotals {
     return this.entries.get(userId)?.packed;
   }
 
+  /**
+   * `get` for many users in a row (a fan-out's receivers, while nothing writes): the
+   * transaction and the marks are looked at once, not once per user.
+   */
+  getter(): (userId: string) => number | undefined {
+    if (this.db.inTransaction) return () => undefined;
+    if (this.marks) this.settle();
+    const entries = this.entries;
+    return (userId) => entries.get(userId)?.packed;
+  }
+
   /** Keeps totals just read from the table (outside a transaction only), when they fit. */
   set(userId: string, summary: UnreadSummary): void {
     const packed = pack(summary.total, summary.channels);
@@ -287,6 +298,11 @@ export function createReadStore(db: Db) {
     return { total: read.total, channels: read.channels };
   };
 
+  const summaryKeyFromTable = (userId: string): number | string => {
+    const { total, channels } = readSummary(userId);
+    return pack(total, channels) ?? `${total}/${channels}`;
+  };
+
   return {
     /** Starts read state for new members: everything before `at` counts as read. */
     start: (cid: string, userIds: string[], at: string) => {
@@ -335,11 +351,11 @@ export function createReadStore(db: Db) {
      * The user's unread totals as one value, equal for users whose totals are equal: what a
      * fan-out groups its receivers by, found without making an object per receiver.
      */
-    summaryKey: (userId: string): number | string => {
-      const known = totals.get(userId);
-      if (known !== undefined) return known;
-      const { total, channels } = readSummary(userId);
-      return pack(total, channels) ?? `${total}/${channels}`;
+    summaryKey: (userId: string): number | string => totals.get(userId) ?? summaryKeyFromTable(userId),
+    /** `summaryKey` for a fan-out's receivers, one after another with no write between. */
+    summaryKeys(): (userId: string) => number | string {
+      const kept = totals.getter();
+      return (userId) => kept(userId) ?? summaryKeyFromTable(userId);
     },
   };
 }
