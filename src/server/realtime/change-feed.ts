@@ -10,6 +10,11 @@ export type ChangeDetails = {
   skipPush?: boolean;
   /** A campaign's `skip_webhook`: the change is not POSTed to the app's webhook. */
   skipWebhook?: boolean;
+  /**
+   * The event as JSON, when the emitter has serialised it already (message.new's shared frame):
+   * the subscribers that store or send it whole use it rather than serialise it again.
+   */
+  json?: string;
 };
 
 export type ChangeListener = (event: Event, details: ChangeDetails) => void;

@@ -73,7 +73,7 @@ export function notifyMessageNew(
   );
   // The change feed (sync log, webhooks, push) hears it once the watchers' frames are written:
   // nothing it does changes them, and they go out sooner.
-  if (emit) ctx.changes.emit({ type: 'message.new', ...base }, { skipPush });
+  if (emit) ctx.changes.emit({ type: 'message.new', ...base }, { skipPush, json: shared });
 
   // Thread-only replies stay inside the thread: no channel-list notification.
   if (message.parent_id && !message.show_in_channel) return;

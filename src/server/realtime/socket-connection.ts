@@ -71,11 +71,14 @@ export function socketConnection(
   // Without an extension (the server negotiates none: no permessage-deflate), a text frame is
   // the same bytes for every receiver, so a fan-out's frame is built once and written to each
   // TCP socket as it is, one write each. ws's own send would build a header per socket and write
-  // header and payload corked as two buffers: the same bytes for more work. ws is bypassed only
-  // while its sender holds nothing of its own (no fragmented message or queued frame);
-  // otherwise, and if these internals are not there, the frame goes through ws.
+  // header and payload corked as two buffers: the same bytes for more work. Without an
+  // extension, ws's sender holds a frame of its own only while it sends a fragmented message or
+  // reads a Blob, and nothing here sends either; its pings and close frames are written at
+  // once, like ours, so the order on the wire stays the order of the calls. Without these
+  // internals, the frame goes through ws.
   const internals = ws as unknown as WsInternals;
-  const direct = internals._extensions !== undefined && Object.keys(internals._extensions).length === 0;
+  const extensionless = internals._extensions !== undefined && Object.keys(internals._extensions).length === 0;
+  const direct = extensionless && internals._sender?._state === 0 && internals._sender._firstFragment === true ? (internals._socket ?? undefined) : undefined;
   // What the unsent-data count holds for this socket (set below, before any send).
   let reported = () => 0;
 
@@ -90,13 +93,12 @@ export function socketConnection(
       // for a slow reader then sits outside the JS heap and is freed with the socket, rather
       // than as strings the heap keeps growing for until a full collection.
       const payload = bytes ?? Buffer.from(frame);
-      const socket = internals._socket;
-      const sender = internals._sender;
-      if (direct && socket && sender?._state === 0 && sender._firstFragment === true) socket.write(textFrame(payload));
+      if (direct) direct.write(textFrame(payload));
       else ws.send(payload, TEXT);
       // Nothing held now, and nothing counted for this socket (a shed may have re-read it),
-      // changes no sum (unsent-data.ts): the common case skips it.
-      const unsent = ws.bufferedAmount;
+      // changes no sum (unsent-data.ts): the common case skips it. (Written directly, all the
+      // socket holds is in its own buffer: ws's sender holds nothing.)
+      const unsent = direct ? direct.writableLength : ws.bufferedAmount;
       if (unsent !== 0 || reported() !== 0) ctx.hub.unsent.sent(id, unsent);
     },
     close: (code, reason) => ws.close(code, reason),

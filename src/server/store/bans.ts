@@ -2,7 +2,7 @@
 // A banned user keeps reading but may not write until unbanned or until the ban expires; a
 // shadow ban lets them write, but what they send is seen by them alone. Expired rows stay (the
 // ban query can still list them) and are simply no longer in force.
-import type { Db } from './db';
+import { nowIso, type Db } from './db';
 import { filtersToSql, sortToSql, type FilterSchema } from './filters-to-sql';
 
 export type BanRow = {
@@ -95,21 +95,21 @@ export function createBanStore(db: Db) {
     unban: (cid: string | null, userId: string): BanRow | undefined =>
       cid === null ? removeGlobal.get(userId) : removeChannel.get(cid, userId),
     /** The channel ban in force now, if any. */
-    inChannel: (cid: string, userId: string, now = new Date().toISOString()) => (mayBeBanned(userId) ? inChannel.get(cid, userId, now) : undefined),
+    inChannel: (cid: string, userId: string, now?: string) => (mayBeBanned(userId) ? inChannel.get(cid, userId, now ?? nowIso()) : undefined),
     /** The app-wide ban in force now, if any. */
-    global: (userId: string, now = new Date().toISOString()) => (mayBeBanned(userId) ? global.get(userId, now) : undefined),
+    global: (userId: string, now?: string) => (mayBeBanned(userId) ? global.get(userId, now ?? nowIso()) : undefined),
     /** The ban that applies in the channel now: a full ban before a shadow one, an app-wide one first. */
-    applying: (cid: string, userId: string, now = new Date().toISOString()) =>
-      mayBeBanned(userId) ? applying.get({ cid, user: userId, now }) : undefined,
+    applying: (cid: string, userId: string, now?: string) =>
+      mayBeBanned(userId) ? applying.get({ cid, user: userId, now: now ?? nowIso() }) : undefined,
     /** The channel bans in force now among `userIds`, by user. */
-    inChannelOf: (cid: string, userIds: string[], now = new Date().toISOString()): Map<string, BanRow> => {
+    inChannelOf: (cid: string, userIds: string[], now?: string): Map<string, BanRow> => {
       const candidates = userIds.filter(mayBeBanned);
-      return new Map(candidates.length ? inChannelOf.all(cid, JSON.stringify(candidates), now).map((row) => [row.user_id, row]) : []);
+      return new Map(candidates.length ? inChannelOf.all(cid, JSON.stringify(candidates), now ?? nowIso()).map((row) => [row.user_id, row]) : []);
     },
     /** The app-wide bans in force now among `userIds`, by user. */
-    globalOf: (userIds: string[], now = new Date().toISOString()): Map<string, BanRow> => {
+    globalOf: (userIds: string[], now?: string): Map<string, BanRow> => {
       const candidates = userIds.filter(mayBeBanned);
-      return new Map(candidates.length ? globalOf.all(JSON.stringify(candidates), now).map((row) => [row.user_id, row]) : []);
+      return new Map(candidates.length ? globalOf.all(JSON.stringify(candidates), now ?? nowIso()).map((row) => [row.user_id, row]) : []);
     },
     query({ filter, sort, limit, offset, excludeExpired, now }: BanQuery): BanRow[] {
       const where = filtersToSql(filter, SCHEMA);

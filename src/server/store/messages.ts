@@ -82,11 +82,13 @@ const IN_CHANNEL = '(parent_id IS NULL OR show_in_channel = 1)';
 
 export function createMessageStore(db: Db) {
   const prepared = statementCache(db);
-  const insert = db.prepare(
+  // The stored row comes back from the insert itself (its seq and defaults): no second lookup.
+  const insert = db.prepare<[Record<string, unknown>], MessageRow>(
     `INSERT INTO messages (id, cid, user_id, type, text, parent_id, show_in_channel, quoted_message_id,
        mentioned_user_ids, attachments, custom, created_at, updated_at, shadowed, moderation, pending)
      VALUES (@id, @cid, @userId, @type, @text, @parentId, @showInChannel, @quotedMessageId,
-       @mentionedUserIds, @attachments, @custom, @now, @now, @shadowed, @moderation, @pending)`,
+       @mentionedUserIds, @attachments, @custom, @now, @now, @shadowed, @moderation, @pending)
+     RETURNING *`,
   );
   const byId = db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id = ?');
   const positionOf = db.prepare<[string, string], Position>(
@@ -98,7 +100,7 @@ export function createMessageStore(db: Db) {
   const bumpReplies = db.prepare('UPDATE messages SET reply_count = reply_count + 1 WHERE id = ?');
 
   function add(message: NewMessage): MessageRow {
-    insert.run({
+    return insert.get({
       ...message,
       showInChannel: message.showInChannel ? 1 : 0,
       shadowed: message.shadowed ? 1 : 0,
@@ -107,8 +109,7 @@ export function createMessageStore(db: Db) {
       mentionedUserIds: JSON.stringify(message.mentionedUserIds),
       attachments: JSON.stringify(message.attachments),
       custom: JSON.stringify(message.custom),
-    });
-    return byId.get(message.id) as MessageRow;
+    }) as MessageRow;
   }
 
   function getMany(ids: Iterable<string>): Map<string, MessageRow> {

@@ -47,11 +47,11 @@ export function startEventLog(ctx: ServerContext): () => void {
     log.prune(settings.logMaxEvents, Date.now() - maxAge);
   };
   prune();
-  return ctx.changes.subscribe((change: Event) => {
+  return ctx.changes.subscribe((change: Event, details) => {
     // A message held by moderation reached its channel when released (message.unblocked).
     const event: Event = change.type === ('message.unblocked' as string) ? { ...change, type: 'message.new' } : change;
     if (typeof event.cid !== 'string' || !SYNC_EVENT_TYPES.has(event.type)) return;
-    log.append(event.cid, event.type, Date.now(), JSON.stringify(event));
+    log.append(event.cid, event.type, Date.now(), (event === change && details.json) || JSON.stringify(event));
     sinceCheck += 1;
     if ((settings.logMaxEvents > 0 && log.size > settings.logMaxEvents + slack) || sinceCheck >= CHECK_EVERY) prune();
   });

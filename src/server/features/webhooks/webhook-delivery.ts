@@ -66,7 +66,7 @@ export function startWebhookDelivery(ctx: ServerContext, options: WebhookOptions
     const settings = appSettings(ctx);
     if (!settings.webhookUrl) return;
     if (settings.webhookEvents.length && !settings.webhookEvents.includes(event.type)) return;
-    worker.enqueue(randomUUID(), JSON.stringify(event));
+    worker.enqueue(randomUUID(), details.json ?? JSON.stringify(event));
   });
   return async () => {
     unsubscribe();
