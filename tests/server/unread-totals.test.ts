@@ -160,9 +160,15 @@ describe('unread totals kept in memory', () => {
       const kept = store.reads.summary('ann');
       kept.total = 5;
       expect(store.reads.summary('ann')).toEqual(truth(store, 'ann'));
-      // Users with the same totals share a key, and others do not.
-      expect(store.reads.summaryKey('cy')).toBe(store.reads.summaryKey('ann'));
-      expect(store.reads.summaryKey('bo')).not.toBe(store.reads.summaryKey('ann'));
+      // Users with the same totals share a key, and others do not, kept or read from the table.
+      const key = store.reads.summaryKeys();
+      expect(key('cy')).toBe(key('ann'));
+      expect(key('bo')).not.toBe(key('ann'));
+      store.transaction(() => {
+        const inside = store.reads.summaryKeys();
+        expect(inside('cy')).toBe(key('ann'));
+        expect(inside('bo')).toBe(key('bo'));
+      });
     } finally {
       store.close();
     }

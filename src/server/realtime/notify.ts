@@ -59,7 +59,7 @@ export function notifyMessageNew(
   };
   const audience = messageAudience(ctx, message);
   // One frame per distinct set of unread counts: the message is serialised once. A receiver's
-  // group is their two totals as one number (`summaryKey`; the totals are kept in memory that
+  // group is their two totals as one number (`summaryKeys`; the totals are kept in memory that
   // way: store/reads.ts), so finding it makes neither a string nor an object per receiver.
   const shared = JSON.stringify({ type: 'message.new', ...base });
   const summaryKey = store.reads.summaryKeys();

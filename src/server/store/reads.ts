@@ -298,11 +298,6 @@ export function createReadStore(db: Db) {
     return { total: read.total, channels: read.channels };
   };
 
-  const summaryKeyFromTable = (userId: string): number | string => {
-    const { total, channels } = readSummary(userId);
-    return pack(total, channels) ?? `${total}/${channels}`;
-  };
-
   return {
     /** Starts read state for new members: everything before `at` counts as read. */
     start: (cid: string, userIds: string[], at: string) => {
@@ -348,14 +343,19 @@ export function createReadStore(db: Db) {
       return known === undefined ? readSummary(userId) : unpack(known);
     },
     /**
-     * The user's unread totals as one value, equal for users whose totals are equal: what a
-     * fan-out groups its receivers by, found without making an object per receiver.
+     * Each user's unread totals as one value, equal for users whose totals are equal: what a
+     * fan-out groups its receivers by, found without making an object per receiver. For users
+     * asked one after another with no write between (whether the totals kept can be used is
+     * looked at once).
      */
-    summaryKey: (userId: string): number | string => totals.get(userId) ?? summaryKeyFromTable(userId),
-    /** `summaryKey` for a fan-out's receivers, one after another with no write between. */
     summaryKeys(): (userId: string) => number | string {
       const kept = totals.getter();
-      return (userId) => kept(userId) ?? summaryKeyFromTable(userId);
+      return (userId) => {
+        const known = kept(userId);
+        if (known !== undefined) return known;
+        const { total, channels } = readSummary(userId);
+        return pack(total, channels) ?? `${total}/${channels}`;
+      };
     },
   };
 }
