@@ -81,6 +81,22 @@ describe('http basics', () => {
     expect(real.headers.get('access-control-allow-origin')).toBe('*');
   });
 
+  it("puts CORS and rate-limit headers on every API answer, refusals included, and keeps an answer's own origin", async () => {
+    // A refusal (no token): the widget on another origin still reads the error and the limits.
+    const refused = await fetch(`${harness.url}/channels?api_key=${API_KEY}`, { method: 'POST', headers: { origin: 'https://shop.example' } });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+    expect(refused.headers.get('access-control-expose-headers')).toBe('X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset');
+    expect(Number(refused.headers.get('x-ratelimit-limit'))).toBeGreaterThan(0);
+    expect(refused.headers.get('content-type')).toMatch(/^application\/json/);
+    // The demo token is fetched with credentials: its answer names the page's origin, never '*'.
+    const token = await fetch(`${harness.url}/demo/token?user=alice`, { headers: { origin: 'https://shop.example' } });
+    expect(token.status).toBe(200);
+    expect(token.headers.get('access-control-allow-origin')).toBe('https://shop.example');
+    expect(token.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(token.headers.get('vary')).toBe('Origin');
+  });
+
   it('answers GET /hi with a duration and GET /healthz with ok', async () => {
     const hi = await harness.request('/hi');
     expect(hi.status).toBe(200);
