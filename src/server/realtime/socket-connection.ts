@@ -124,7 +124,7 @@ export function socketConnection(
   ctx.hub.liveness.track(id, {
     // ws throws on a ping to a socket already closing (cut off, or closed by the peer).
     ping: () => {
-      if (ws.readyState === ws.OPEN) ws.ping();
+      if (ws.readyState === OPEN) ws.ping();
     },
     // The peer is gone or wedged: it would never complete a close handshake.
     expire: () => ws.terminate(),

@@ -78,18 +78,19 @@ export function createBanStore(db: Db) {
 
   // Everyone with a ban row, kept in memory: every send checks its author and every message
   // presented checks its user, and most users never had a ban. Only this store adds bans (the
-  // server is its database's one writer), so someone outside the set has none and no query is
-  // run. Rows removed (an unban, a user deleted) leave their user in the set: that costs only
-  // the query it saves for others.
-  const everBanned = db.prepare<[], string>('SELECT user_id FROM channel_bans UNION SELECT user_id FROM global_bans').pluck();
-  let withRows: Set<string> | undefined;
-  const mayBeBanned = (userId: string) => (withRows ??= new Set(everBanned.all())).has(userId);
+  // server is its database's one writer: a ban written into the file by another program counts
+  // from the next start), so someone outside the set has none and no query is run. Read when the
+  // store opens, outside any transaction; rows removed later (an unban, a user deleted, whether
+  // or not it is rolled back) leave their user in the set, which costs only the query it saves
+  // for others, and a ban rolled back leaves one the same way.
+  const withRows = new Set(db.prepare<[], string>('SELECT user_id FROM channel_bans UNION SELECT user_id FROM global_bans').pluck().all());
+  const mayBeBanned = (userId: string) => withRows.has(userId);
 
   return {
     ban: (row: BanRow) => {
       if (row.cid === null) upsertGlobal.run(row);
       else upsertChannel.run(row);
-      withRows?.add(row.user_id);
+      withRows.add(row.user_id);
     },
     /** The ban lifted, if there was one. */
     unban: (cid: string | null, userId: string): BanRow | undefined =>
