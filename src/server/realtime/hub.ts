@@ -103,19 +103,18 @@ export class RealtimeHub {
   }
 
   private publishGrouped<G extends string | number>(connections: Iterable<Connection>, event: Grouped<G>, accept?: (connection: Connection) => boolean): void {
-    const frames = new Map<G, { frame: string; bytes: Buffer }>();
+    const frames = new Map<G, { group: G; frame: string; bytes: Buffer }>();
     // Most receivers share the group of the one before (the same unread counts): no lookup then.
     let last: { group: G; frame: string; bytes: Buffer } | undefined;
     for (const connection of connections) {
       if (accept && !accept(connection)) continue;
       const group = event.group(connection);
       if (last?.group !== group) {
-        let variant = frames.get(group);
-        if (!variant) {
+        last = frames.get(group);
+        if (!last) {
           const frame = event.frame(group, connection);
-          frames.set(group, (variant = { frame, bytes: Buffer.from(frame) }));
+          frames.set(group, (last = { group, frame, bytes: Buffer.from(frame) }));
         }
-        last = { group, ...variant };
       }
       connection.send(last.frame, last.bytes);
     }

@@ -61,7 +61,8 @@ export function notifyMessageNew(
   // One frame per distinct set of unread counts: the message is serialised once. A receiver's
   // group is their two totals as one number (`summaryKeys`; the totals are kept in memory that
   // way: store/reads.ts), so finding it makes neither a string nor an object per receiver.
-  const shared = JSON.stringify({ type: 'message.new', ...base });
+  const event = { type: 'message.new' as const, ...base };
+  const shared = JSON.stringify(event);
   const summaryKey = store.reads.summaryKeys();
   hub.toChannel(
     row.cid,
@@ -73,7 +74,7 @@ export function notifyMessageNew(
   );
   // The change feed (sync log, webhooks, push) hears it once the watchers' frames are written:
   // nothing it does changes them, and they go out sooner.
-  if (emit) ctx.changes.emit({ type: 'message.new', ...base }, { skipPush, json: shared });
+  if (emit) ctx.changes.emit(event, { skipPush, json: shared });
 
   // Thread-only replies stay inside the thread: no channel-list notification.
   if (message.parent_id && !message.show_in_channel) return;

@@ -77,9 +77,7 @@ class UnreadTotals {
 
   /** The user's totals packed, when known and usable here (outside a transaction). */
   get(userId: string): number | undefined {
-    if (this.db.inTransaction) return undefined;
-    if (this.marks) this.settle();
-    return this.entries.get(userId)?.packed;
+    return this.usable() ? this.entries.get(userId)?.packed : undefined;
   }
 
   /**
@@ -87,10 +85,16 @@ class UnreadTotals {
    * transaction and the marks are looked at once, not once per user.
    */
   getter(): (userId: string) => number | undefined {
-    if (this.db.inTransaction) return () => undefined;
-    if (this.marks) this.settle();
+    if (!this.usable()) return () => undefined;
     const entries = this.entries;
     return (userId) => entries.get(userId)?.packed;
+  }
+
+  /** Whether what is kept may be read now: outside a transaction, once any marks are settled. */
+  private usable(): boolean {
+    if (this.db.inTransaction) return false;
+    if (this.marks) this.settle();
+    return true;
   }
 
   /** Keeps totals just read from the table (outside a transaction only), when they fit. */
