@@ -13,8 +13,9 @@
 // For each N (a fresh backend each time), and beside it the floor (a bare `ws` server sending
 // the same frame to the same N, fanout-floor-server.ts), both up at once: a warm-up of a few
 // messages each; then latency at a steady 10 messages a second, from the sender's request to
-// each watcher's `message.new` frame (p50, p99 over every delivery of a round; the median of
-// three rounds); then throughput, the senders posting back to back (each waits only for its own
+// each watcher's `message.new` frame (p50, p99 over every delivery of a round, and each
+// message's first frame, which is the fixed cost before the writes; the median of five
+// rounds); then throughput, the senders posting back to back (each waits only for its own
 // HTTP response) in five short bursts, messages per second until the last watcher has the last
 // message (median of the bursts), and the server's CPU time per message during the bursts,
 // which is how the cost grows with N. Ours' rounds and bursts alternate with the floor's, so the
@@ -32,7 +33,8 @@ import type { BenchRow } from './types';
 const SIZES = (process.argv.find((arg) => arg.startsWith('--fanout-sizes='))?.split('=')[1]?.split(',').map(Number) ?? [10, 100, 500, 1000]).filter((n) => n > 0);
 const SENDERS = 4;
 const WARMUP_MESSAGES = 8;
-const LATENCY_ROUNDS = 3;
+/** Paired rounds (ours and the floor's in turn): a round's p99 is set by its slowest message or two, so one bad round must not decide the median. */
+const LATENCY_ROUNDS = 5;
 const LATENCY_MESSAGES = 30;
 /** After connecting, wait until no frame has arrived for this long (setup events drained). */
 const QUIET_MS = 300;
@@ -146,8 +148,10 @@ export type Receiver = { receive(id: string, at: number, frame: Buffer): void };
 
 /** Every message in flight: when it was sent and how many watchers still wait for it. */
 export class Deliveries implements Receiver {
-  private pending = new Map<string, { sentAt: number; remaining: number; done: () => void }>();
+  private pending = new Map<string, { sentAt: number; remaining: number; first: number; done: () => void }>();
   latencies: number[] = [];
+  /** Per message, its first frame's latency (the server's work before its first write, and the wire). */
+  firsts: number[] = [];
   recording = false;
   delivered = 0;
   lastAt = 0;
@@ -156,7 +160,7 @@ export class Deliveries implements Receiver {
 
   /** Call just before sending; resolves when every watcher has the message. */
   expect(id: string, sentAt: number): Promise<void> {
-    return new Promise((done) => this.pending.set(id, { sentAt, remaining: this.watchers, done }));
+    return new Promise((done) => this.pending.set(id, { sentAt, remaining: this.watchers, first: Number.POSITIVE_INFINITY, done }));
   }
 
   receive(id: string, at: number) {
@@ -170,10 +174,12 @@ export class Deliveries implements Receiver {
     for (const at of times) {
       if (this.recording) this.latencies.push(at - entry.sentAt);
       if (at > this.lastAt) this.lastAt = at;
+      if (at < entry.first) entry.first = at;
     }
     this.delivered += times.length;
     entry.remaining -= times.length;
     if (entry.remaining <= 0) {
+      if (this.recording) this.firsts.push(entry.first - entry.sentAt);
       this.pending.delete(id);
       entry.done();
     }
@@ -360,6 +366,8 @@ type Measured = {
   p50: number;
   p99: number;
   p99s: number[];
+  /** The median over rounds of the median message's first frame. */
+  first: number;
   latencySamples: number;
   messagesPerSecond: number;
   deliveriesPerSecond: number;
@@ -385,7 +393,7 @@ type Target = {
   sequence: number;
 };
 
-type Round = { p50: number; p99: number; samples: number };
+type Round = { p50: number; p99: number; first: number; samples: number };
 type Burst = { perSecond: number; deliveriesPerSecond: number; cpuPerMessage: number };
 
 /** Resolves when the HTTP response is in, with a promise of the last delivery (wrapped: an async function would otherwise wait for it). */
@@ -413,6 +421,7 @@ async function warmUp(target: Target) {
 async function latencyRound(target: Target): Promise<Round> {
   const { deliveries } = target;
   deliveries.latencies = [];
+  deliveries.firsts = [];
   deliveries.recording = true;
   const paced: Promise<void>[] = [];
   const pacedStarted = now();
@@ -424,7 +433,7 @@ async function latencyRound(target: Target): Promise<Round> {
   }
   await drain(paced, 'paced messages');
   deliveries.recording = false;
-  return { p50: percentile(deliveries.latencies, 50), p99: percentile(deliveries.latencies, 99), samples: deliveries.latencies.length };
+  return { p50: percentile(deliveries.latencies, 50), p99: percentile(deliveries.latencies, 99), first: median(deliveries.firsts), samples: deliveries.latencies.length };
 }
 
 /** Throughput: senders back to back for a short burst, then the last delivery; with the server's CPU time. */
@@ -454,6 +463,7 @@ function summarize(rounds: Round[], bursts: Burst[]): Measured {
     p50: median(rounds.map((r) => r.p50)),
     p99: median(rounds.map((r) => r.p99)),
     p99s: rounds.map((r) => r.p99),
+    first: median(rounds.map((r) => r.first)),
     latencySamples: rounds.reduce((sum, r) => sum + r.samples, 0),
     messagesPerSecond: median(bursts.map((b) => b.perSecond)),
     deliveriesPerSecond: median(bursts.map((b) => b.deliveriesPerSecond)),
@@ -573,6 +583,13 @@ export default async function fanout(): Promise<BenchRow[]> {
           ...(floor ? { peer: ms(floor.p99) } : {}),
           ...(n === BUDGET_AT ? { budget: BUDGET_P99_MS } : n === FLOOR_BUDGET_AT ? { budget: BUDGET_P99_AT_1000_MS } : {}),
           note: `sender request start → message.new frame at each watcher; rounds: ${result.p99s.map((x) => ms(x)).join(', ')} ms${floor ? `; floor's rounds: ${floor.p99s.map((x) => ms(x)).join(', ')} ms` : ''}`,
+        },
+        {
+          name: `fan-out N=${n}: first frame of a message (median)`,
+          unit: 'ms',
+          measured: ms(result.first),
+          ...(floor ? { peer: ms(floor.first) } : {}),
+          note: `sender request start → the first watcher's frame, the median message of each round, median of the rounds: the fixed cost of a send before its writes (HTTP, checks, storage, the event) and the wire${floor ? `; the floor's only parses the request` : ''}`,
         },
         {
           name: `fan-out N=${n}: messages per second`,
