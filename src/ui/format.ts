@@ -68,9 +68,14 @@ export const hideBroken = (event: { currentTarget: HTMLElement }) => {
 export const hostOf = (url: string) => parseUrl(url)?.host ?? url;
 
 const listFormats = new Map<string, Intl.ListFormat>();
-/** "Ann, Bob and Cy" in the panel's language. */
-export function listFormat(locale: string): Intl.ListFormat {
+/**
+ * "Ann, Bob and Cy" in the panel's language. One name is itself in every language, so the
+ * formatter (its ICU list patterns loaded on first use, on a first open's path when a receipt
+ * names one reader) is made only for two or more.
+ */
+export function formatList(locale: string, items: string[]): string {
+  if (items.length === 1) return items[0] as string;
   let format = listFormats.get(locale);
   if (!format) listFormats.set(locale, (format = new Intl.ListFormat(locale, { type: 'conjunction' })));
-  return format;
+  return format.format(items);
 }

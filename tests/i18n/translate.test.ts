@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { overridesFor } from '../../src/i18n/catalogues';
 import { en } from '../../src/i18n/en';
 import { english } from '../../src/i18n/english';
-import { directionOf, matchLocale, resolveLocale } from '../../src/i18n/locale';
+import { directionOf, LOCALES, matchLocale, resolveLocale } from '../../src/i18n/locale';
 import { createTranslate, formatNumber, LATIN_DIGITS, text } from '../../src/i18n/translate';
+import { formatList } from '../../src/ui/format';
 
 describe('catalogue lookups', () => {
   it('fills placeholders, and formats numbers in the locale', () => {
@@ -40,6 +41,15 @@ describe('catalogue lookups', () => {
     }
     expect(formatNumber('de', 5000)).toBe('5.000');
     expect(formatNumber('en', 2.5)).toBe('2.5');
+  });
+
+  it('names one reader as the list formatter would, without making one; two or more through it', () => {
+    for (const locale of LOCALES) {
+      const format = new Intl.ListFormat(locale, { type: 'conjunction' });
+      expect(formatList(locale, ['Ann']), locale).toBe(format.format(['Ann']));
+      expect(formatList(locale, ['Ann', 'Bob', 'Cy']), locale).toBe(format.format(['Ann', 'Bob', 'Cy']));
+    }
+    expect(formatList('en', ['Ann', 'Bob'])).toBe('Ann and Bob');
   });
 
   it('leaves an unknown placeholder as it is instead of saying "undefined"', () => {

@@ -4,7 +4,7 @@ import { text, type Text } from '../../i18n/translate';
 import { availableActions, type MessageActionId } from '../../session/message-actions';
 import { why } from '../../session/session-error';
 import { useChatClient } from '../chat-client';
-import { displayName, formatTime, initial, listFormat } from '../format';
+import { displayName, formatList, formatTime, initial } from '../format';
 import { PushpinIcon } from '../icons';
 import { useLocalization, useT } from '../localization';
 import { ActionMenu } from './action-menu';
@@ -51,7 +51,7 @@ function Status({ message, readBy, onRetry }: Pick<MessageItemProps, 'message' |
   }
   if (readBy.length === 0) return null;
   const shown = readBy.length > 3 ? readBy.slice(0, 3) : readBy;
-  const names = listFormat(locale).format(shown);
+  const names = formatList(locale, shown);
   return (
     <span className="message-state read-receipt" part="read-receipt">
       {readBy.length > 3 ? t('message.seenByMore', { names, count: readBy.length - 3 }) : t('message.seenBy', { names })}
