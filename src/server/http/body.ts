@@ -84,6 +84,12 @@ async function readText(c: Context<AppEnv>, maxBytes: number): Promise<string> {
  */
 function readIncoming(incoming: IncomingMessage, maxBytes: number): Promise<Buffer> {
   if (incoming.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  // Most bodies arrive with their headers: the parser has the whole message, and it waits in
+  // the stream's buffer. Taken at once, without resuming the stream and waiting for its events.
+  if (incoming.complete && !incoming.readableFlowing) {
+    if (maxBytes > 0 && incoming.readableLength > maxBytes) return Promise.reject(payloadTooBig(maxBytes));
+    return Promise.resolve((incoming.read() as Buffer | null) ?? Buffer.alloc(0));
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

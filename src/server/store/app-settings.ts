@@ -10,10 +10,15 @@ export function createAppSettingStore(db: Db) {
   );
   const values = new Map<string, unknown>(rows.all().map((row) => [row.key, JSON.parse(row.value) as unknown]));
 
+  // Moves on every write, so what is derived from the settings knows when to derive it again.
+  let version = 0;
+
   return {
     /** Every stored setting; settings never written keep the defaults of the caller. */
     all: (): Record<string, unknown> => Object.fromEntries(values),
+    version: (): number => version,
     set(changes: Record<string, unknown>): void {
+      version++;
       for (const [key, value] of Object.entries(changes)) {
         put.run(key, JSON.stringify(value));
         values.set(key, value);

@@ -116,9 +116,7 @@ export function createMessageStore(db: Db) {
     const unique = [...new Set(ids)];
     const found = new Map<string, MessageRow>();
     if (!unique.length) return found;
-    const rows = db
-      .prepare<string[], MessageRow>(`SELECT * FROM messages WHERE id IN (${unique.map(() => '?').join(',')})`)
-      .all(...unique);
+    const rows = prepared<string[], MessageRow>(`SELECT * FROM messages WHERE id IN (${unique.map(() => '?').join(',')})`).all(...unique);
     for (const row of rows) found.set(row.id, row);
     return found;
   }

@@ -1,7 +1,7 @@
 // Threads and their participants. A thread row appears with the first reply; its participants
 // (the parent's author and everyone who replied) each carry their read state of the thread,
 // kept as counters like channel reads so `unread_threads` is one indexed count.
-import type { Db } from './db';
+import { statementCache, type Db } from './db';
 import { filtersToSql, sortToSql, type FilterSchema } from './filters-to-sql';
 
 export type ThreadRow = {
@@ -41,6 +41,7 @@ const SCHEMA: FilterSchema = {
 };
 
 export function createThreadStore(db: Db) {
+  const prepared = statementCache(db);
   const byId = db.prepare<[string], ThreadRow>('SELECT * FROM threads WHERE parent_id = ?');
   const insert = db.prepare(
     `INSERT OR IGNORE INTO threads (parent_id, cid, created_by_id, created_at, updated_at, last_message_at)
@@ -99,12 +100,10 @@ export function createThreadStore(db: Db) {
     /** Participants of many threads at once (for thread_participants on a page of messages). */
     participantsOf(parentIds: string[]): ParticipantRow[] {
       if (!parentIds.length) return [];
-      return db
-        .prepare<string[], ParticipantRow>(
-          `SELECT * FROM thread_participants WHERE parent_id IN (${parentIds.map(() => '?').join(',')})
-           ORDER BY created_at, user_id`,
-        )
-        .all(...parentIds);
+      return prepared<string[], ParticipantRow>(
+        `SELECT * FROM thread_participants WHERE parent_id IN (${parentIds.map(() => '?').join(',')})
+         ORDER BY created_at, user_id`,
+      ).all(...parentIds);
     },
 
     setRead: (parentId: string, userId: string, at: string, lastReadMessageId: string | null, unreadMessages = 0) =>

@@ -31,7 +31,24 @@ export const SETTING_KEYS = [
   'revoke_tokens_issued_before',
 ] as const;
 
+/**
+ * The settings as last derived, per server: a request asks for them several times (its token,
+ * each capability check, the webhooks), and they change only through `PATCH /app` and the
+ * custom permissions, whose store replaces its list on every write.
+ */
+const derived = new WeakMap<ServerContext, { version: number; permissions: unknown; settings: AppSettings }>();
+
 export function appSettings(ctx: ServerContext): AppSettings {
+  const version = ctx.store.appSettings.version();
+  const permissions = ctx.store.accessControl.permissions();
+  const known = derived.get(ctx);
+  if (known && known.version === version && known.permissions === permissions) return known.settings;
+  const settings = Object.freeze(deriveSettings(ctx));
+  derived.set(ctx, { version, permissions, settings });
+  return settings;
+}
+
+function deriveSettings(ctx: ServerContext): AppSettings {
   const stored = ctx.store.appSettings.all();
   const pick = <T>(key: (typeof SETTING_KEYS)[number], fallback: T): T => (key in stored ? (stored[key] as T) : fallback);
   return {
