@@ -84,6 +84,8 @@ async function readText(c: Context<AppEnv>, maxBytes: number): Promise<string> {
  */
 function readIncoming(incoming: IncomingMessage, maxBytes: number): Promise<Buffer> {
   if (incoming.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  // Gone before its body ended: its 'close' has been heard already, so no listener would be.
+  if (incoming.destroyed && !incoming.complete) return Promise.reject(new Error('the request closed before its body ended'));
   // Most bodies arrive with their headers: the parser has the whole message, and it waits in
   // the stream's buffer. Taken at once, without resuming the stream and waiting for its events.
   if (incoming.complete && !incoming.readableFlowing) {
