@@ -4,6 +4,7 @@
 // one never sits in memory, and one over the size limit is refused as it arrives.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -145,6 +146,41 @@ describe('JSON bodies', () => {
     const response = await harness.request('/polls', { token: harness.token('alice'), userId: 'alice', body: deep });
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ code: 4, StatusCode: 400 });
+  });
+});
+
+describe('a body that came whole with its headers', () => {
+  it('is refused over a small limit and taken under it, and the connection goes on to the next request', async () => {
+    const small = await startHarness({ limits: { rateLimits: false, maxBodyBytes: 1024 } });
+    try {
+      await createUsers(small, 'alice');
+      await small.admin.channel('messaging', 'whole', { members: ['alice'], created_by_id: 'alice' } as never).create();
+      const path = `/channels/messaging/whole/message?${new URLSearchParams({ api_key: API_KEY, user_id: 'alice' })}`;
+      const head = (extra: string) => `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: ${small.token('alice')}\r\nStream-Auth-Type: jwt\r\nContent-Type: application/json\r\n${extra}\r\n`;
+      // Chunked, so no declared length refuses it first: the whole body is in the parser's
+      // hands before the handler reads it. Then, on the same connection, one under the limit.
+      const over = JSON.stringify({ message: { text: 'x'.repeat(2000) } });
+      const under = JSON.stringify({ message: { id: 'whole-1', text: 'fits' } });
+      const requests =
+        head('Transfer-Encoding: chunked\r\n') + `${over.length.toString(16)}\r\n${over}\r\n0\r\n\r\n` +
+        head(`Content-Length: ${Buffer.byteLength(under)}\r\nConnection: close\r\n`) + under;
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = createConnection(Number(new URL(small.url).port), '127.0.0.1');
+        let received = '';
+        socket.on('data', (data) => (received += data.toString('utf8')));
+        socket.on('end', () => resolve(received));
+        socket.on('error', reject);
+        socket.setTimeout(10_000, () => socket.destroy(new Error(`no end; got ${received.slice(0, 300)}`)));
+        socket.write(requests);
+      });
+      const statuses = [...answer.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1]));
+      expect(statuses).toEqual([413, 200]);
+      expect(answer).toContain('"code":22');
+      const stored = await small.admin.channel('messaging', 'whole').query({ messages: { limit: 10 } });
+      expect(stored.messages.map((message) => message.text)).toEqual(['fits']);
+    } finally {
+      await small.close();
+    }
   });
 });
 
