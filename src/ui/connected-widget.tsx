@@ -15,7 +15,8 @@ import { BellIcon, MembersIcon, SearchIcon, ThreadsIcon } from './icons';
 import { createSearch } from './search/search-sources';
 import { SearchView } from './search/search-view';
 import { StatusView } from './status-view';
-import { useSay, useT } from './localization';
+import { prepareFormats } from './format';
+import { useLocalization, useSay } from './localization';
 import { useNotify, type NotifyOptions } from './notify/use-notify';
 
 const selectSession = (state: SessionState) => ({ ...state });
@@ -53,7 +54,7 @@ interface ConnectedWidgetProps {
 /** A valid configuration: the shared session, the channel, and the events the host page hears. */
 export function ConnectedWidget({ config, presentation, notify, emit, setOpen }: ConnectedWidgetProps) {
   const { apiKey, baseUrl, tokenEndpoint, userName } = config;
-  const t = useT();
+  const { t, locale } = useLocalization();
   const say = useSay();
   const session = useMemo(
     () => sessionFor({ apiKey, baseUrl, tokenEndpoint, userName }),
@@ -85,6 +86,15 @@ export function ConnectedWidget({ config, presentation, notify, emit, setOpen }:
   }, [warning]);
 
   const connected = status === 'connected' || status === 'offline';
+  // The first message list would pay for the page's ICU set-up (its first Intl formatter, 11–16
+  // ms) just as the channel's answer arrives. The chat connects in the socket's own task, whose
+  // microtasks send the early watch; a task queued from here runs after that, while the answer
+  // travels.
+  useLayoutEffect(() => {
+    if (!connected) return;
+    const timer = setTimeout(() => prepareFormats(locale));
+    return () => clearTimeout(timer);
+  }, [connected, locale]);
   const [picked, setPicked] = useState<ChannelRef | null>(null);
   const [panel, setPanel] = useState<ChannelPanel>('messages');
   // A channel opened from search replaces the configured one until the reader goes back.

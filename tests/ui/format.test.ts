@@ -1,0 +1,25 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { formatTime, prepareFormats } from '../../src/ui/format';
+
+describe('prepareFormats', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('makes the time formatter the message rows then use, not a throwaway one', () => {
+    const Real = Intl.DateTimeFormat;
+    const made: string[] = [];
+    vi.spyOn(Intl, 'DateTimeFormat').mockImplementation(((locale: string, options?: Intl.DateTimeFormatOptions) => {
+      made.push(locale);
+      return new Real(locale, options);
+    }) as unknown as typeof Intl.DateTimeFormat);
+    const at = new Date('2026-11-27T15:05:00');
+
+    prepareFormats('fr');
+    expect(made).toEqual(['fr']);
+    expect(formatTime(at, 'fr')).toBe(new Real('fr', { hour: 'numeric', minute: '2-digit' }).format(at));
+    expect(formatTime(at.toISOString(), 'fr')).toBe(formatTime(at, 'fr'));
+    // The rows reuse the prepared formatter; another locale gets its own.
+    expect(made).toEqual(['fr']);
+    formatTime(at, 'de');
+    expect(made).toEqual(['fr', 'de']);
+  });
+});
