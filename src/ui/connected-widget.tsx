@@ -86,15 +86,6 @@ export function ConnectedWidget({ config, presentation, notify, emit, setOpen }:
   }, [warning]);
 
   const connected = status === 'connected' || status === 'offline';
-  // The first message list would pay for the page's ICU set-up (its first Intl formatter, 11–16
-  // ms) just as the channel's answer arrives. The chat connects in the socket's own task, whose
-  // microtasks send the early watch; a task queued from here runs after that, while the answer
-  // travels.
-  useLayoutEffect(() => {
-    if (!connected) return;
-    const timer = setTimeout(() => prepareFormats(locale));
-    return () => clearTimeout(timer);
-  }, [connected, locale]);
   const [picked, setPicked] = useState<ChannelRef | null>(null);
   const [panel, setPanel] = useState<ChannelPanel>('messages');
   // A channel opened from search replaces the configured one until the reader goes back.
@@ -106,6 +97,17 @@ export function ConnectedWidget({ config, presentation, notify, emit, setOpen }:
   useEffect(() => {
     if (handle) void handle.load();
   }, [handle]);
+  // A shown panel's message list would pay for the page's ICU set-up (its first Intl formatter,
+  // 11–16 ms) just as the channel's answer arrives. The chat connects in the socket's own task,
+  // whose microtasks send the early watch; a task queued from here runs after that, while the
+  // answer travels. Not for a closed bubble (a returning visitor's connects at once) nor for the
+  // channel list, which shows no dates.
+  const shown = panelShown(presentation);
+  useLayoutEffect(() => {
+    if (!handle || !shown) return;
+    const timer = setTimeout(() => prepareFormats(locale));
+    return () => clearTimeout(timer);
+  }, [handle, shown, locale]);
 
   // Search shows in place of the channel body. Opening a result switches the open channel as the
   // channel list does; a message result then jumps to its message once the channel is loaded.
@@ -155,7 +157,7 @@ export function ConnectedWidget({ config, presentation, notify, emit, setOpen }:
     lastUnread.current = unread;
     emit('chat-widget-unread', { count: unread });
   }, [unread, emit]);
-  useNotify(session.client, notify, unread, panelShown(presentation));
+  useNotify(session.client, notify, unread, shown);
 
   const readyKey = connected && (home ? channel.status === 'ready' : true) ? `${userId}|${ref?.id ?? ''}` : null;
   useEffect(() => {

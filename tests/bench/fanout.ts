@@ -530,9 +530,9 @@ async function runSize(n: number): Promise<Result> {
       floor = undefined;
       floorError = `floor failed: ${(error as Error).message}`;
     }
-    // Ours' first round would otherwise follow the floor's setup (N sockets connected, the
-    // watcher processes' collections after it) rather than a warm-up of its own, as the
-    // floor's does: in two runs it was ours' worst round (27 and 22 ms against 15-18).
+    // Ours' first round, the first of all, would otherwise come straight after the floor's setup
+    // (N sockets connected, the watcher processes' collections after it): in two runs it was
+    // ours' worst round (27 and 22 ms against 15-18). The floor's first round follows ours'.
     if (floor) await warmUp(ours);
     // Runs `step` on ours and the floor, in turn; a failure of the floor's drops the floor.
     const inTurn = async <T>(turn: number, step: (target: Target) => Promise<T>, into: { ours: T[]; floor: T[] }) => {
