@@ -1,16 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatTime, prepareFormats } from '../../src/ui/format';
+import { recordDateFormats } from './intl-spy';
 
 describe('prepareFormats', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('makes the time formatter the message rows then use, not a throwaway one', () => {
-    const Real = Intl.DateTimeFormat;
-    const made: string[] = [];
-    vi.spyOn(Intl, 'DateTimeFormat').mockImplementation(((locale: string, options?: Intl.DateTimeFormatOptions) => {
-      made.push(locale);
-      return new Real(locale, options);
-    }) as unknown as typeof Intl.DateTimeFormat);
+    const { made, Real } = recordDateFormats();
     const at = new Date('2026-11-27T15:05:00');
 
     prepareFormats('fr');
