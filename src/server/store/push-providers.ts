@@ -12,9 +12,12 @@ export function createPushProviderStore(db: Db) {
      ON CONFLICT (type, name) DO UPDATE SET config = excluded.config, updated_at = excluded.updated_at`,
   );
   const remove = db.prepare('DELETE FROM push_providers WHERE type = ? AND name = ?');
+  const anyRow = db.prepare<[], 1>('SELECT 1 FROM push_providers LIMIT 1').pluck();
 
   return {
     all: () => all.all(),
+    /** Whether any provider is configured: asked for every new message, so no sort and no rows. */
+    any: () => anyRow.get() !== undefined,
     get: (type: string, name: string) => one.get(type, name),
     upsert(type: string, name: string, config: string, now: string): PushProviderRow {
       put.run(type, name, config, now, now);

@@ -131,7 +131,7 @@ export function startPushDelivery(ctx: ServerContext): () => Promise<void> {
     if (event.type !== 'message.new' || details.skipPush || !event.message) return;
     const { message } = event;
     if (message.shadowed || (message.type !== 'regular' && message.type !== 'reply')) return;
-    if (!ctx.store.pushProviders.all().length) return;
+    if (!ctx.store.pushProviders.any()) return;
     const job: MessageJob = { kind: 'message', message_id: message.id, after: '' };
     worker.enqueue(message.id, JSON.stringify(job));
   });
