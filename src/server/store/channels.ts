@@ -1,7 +1,7 @@
 // The channels and members tables. Channel custom data (image and anything else given in
 // `data`) lives in a JSON column; `member_count` is kept in step with the members table so it
 // can be filtered and sorted on.
-import type { Db } from './db';
+import { placeholders, type Db } from './db';
 import { ApiError } from '../http/errors';
 import { filtersToSql, sortToSql, type FilterSchema, type SqlFragment } from './filters-to-sql';
 
@@ -124,7 +124,7 @@ export function createChannelStore(db: Db) {
       viewerId === null
         ? { sql: '1', params: [] }
         : {
-            sql: `(c.type IN (${openTypes.map(() => '?').join(',') || "''"})
+            sql: `(c.type IN (${placeholders(openTypes.length) || "''"})
                    OR EXISTS (SELECT 1 FROM members m WHERE m.cid = c.cid AND m.user_id = ?))`,
             params: [...openTypes, viewerId],
           };
@@ -230,7 +230,7 @@ function channelSchema(viewerId: string | null): FilterSchema {
           if (!tags || tags.some((tag) => typeof tag !== 'string')) throw ApiError.input('filter_tags supports {$in: [tags]} and {$eq: tag}');
           if (!tags.length) return { sql: '0', params: [] };
           return {
-            sql: `EXISTS (SELECT 1 FROM json_each(c.custom, '$.filter_tags') t WHERE t.value IN (${tags.map(() => '?').join(',')}))`,
+            sql: `EXISTS (SELECT 1 FROM json_each(c.custom, '$.filter_tags') t WHERE t.value IN (${placeholders(tags.length)}))`,
             params: tags as string[],
           };
         },
@@ -264,7 +264,7 @@ function channelSchema(viewerId: string | null): FilterSchema {
  */
 function membersCondition(op: string, value: unknown): SqlFragment {
   const has = (ids: string[]): SqlFragment => ({
-    sql: `EXISTS (SELECT 1 FROM members m WHERE m.cid = c.cid AND m.user_id IN (${ids.map(() => '?').join(',')}))`,
+    sql: `EXISTS (SELECT 1 FROM members m WHERE m.cid = c.cid AND m.user_id IN (${placeholders(ids.length)}))`,
     params: ids,
   });
   const ids = (list: unknown): string[] => {
@@ -291,7 +291,7 @@ function membersCondition(op: string, value: unknown): SqlFragment {
         if (!list.length) return { sql: 'c.member_count = 0', params: [] };
         return {
           sql: `(c.member_count = ? AND (SELECT COUNT(*) FROM members m WHERE m.cid = c.cid
-                  AND m.user_id IN (${list.map(() => '?').join(',')})) = ?)`,
+                  AND m.user_id IN (${placeholders(list.length)})) = ?)`,
           params: [list.length, ...list, list.length],
         };
       }

@@ -22,6 +22,11 @@ export function nowIso(): string {
   return new Date().toISOString();
 }
 
+/** `?, ?, ?` for `count` bound parameters: the inside of an `IN (…)` list. */
+export function placeholders(count: number): string {
+  return Array.from({ length: count }, () => '?').join(', ');
+}
+
 /**
  * Prepared statements for SQL built per call (an `IN (?, ?, …)` list, optional bounds) kept by
  * their text: compiling one cost more than running it (on a channel's first page, about half the

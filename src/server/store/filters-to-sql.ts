@@ -4,6 +4,7 @@
 // FilterSchema; fields it does not list are custom fields read from its JSON column. Every value
 // and every JSON path travels as a bound parameter: no user input is ever spliced into SQL text.
 import { ApiError } from '../http/errors';
+import { placeholders } from './db';
 import { isObject } from '../http/input';
 
 export type SqlValue = string | number | null;
@@ -124,7 +125,7 @@ function compareExpr(
     case '$nin': {
       const list = array(operand, op, name).map(toSql);
       if (list.length === 0) return raw(op === '$in' ? '0' : '1');
-      const items: SqlFragment = { sql: list.map(() => '?').join(', '), params: list };
+      const items: SqlFragment = { sql: placeholders(list.length), params: list };
       return op === '$in'
         ? sql`(${expr} IN (${items}))`
         : sql`(${expr} IS NULL OR ${expr} NOT IN (${items}))`;

@@ -2,7 +2,7 @@
 // import file: its state and the history of its states), and the few reads and writes the
 // import and export tasks need beyond the other stores: pages of a channel's messages,
 // reactions and members in storage order, and updates of rows an upsert import finds existing.
-import type { Db } from './db';
+import { placeholders, type Db } from './db';
 import type { MemberRow } from './channels';
 import type { MessageRow } from './messages';
 import type { ReactionRow } from './reactions';
@@ -70,7 +70,7 @@ export function createImportStore(db: Db) {
       if (!messageIds.length) return [];
       return db
         .prepare<string[], ReactionRow>(
-          `SELECT * FROM reactions WHERE message_id IN (${messageIds.map(() => '?').join(',')}) ORDER BY created_at, message_id, user_id`,
+          `SELECT * FROM reactions WHERE message_id IN (${placeholders(messageIds.length)}) ORDER BY created_at, message_id, user_id`,
         )
         .all(...messageIds);
     },

@@ -1,7 +1,7 @@
 // Shared locations: one per message. A static location has no end_at; a live one has end_at
 // and can be moved by its owner until then. "Active" is computed from end_at at read time, so
 // a share drops out of the active list the moment it expires, with nothing to clean up.
-import { statementCache, type Db } from './db';
+import { placeholders, statementCache, type Db } from './db';
 
 export type LocationRow = {
   message_id: string;
@@ -39,7 +39,7 @@ export function createLocationStore(db: Db) {
     const found = new Map<string, LocationRow>();
     if (!unique.length) return found;
     const rows = prepared<string[], LocationRow>(
-        `SELECT * FROM shared_locations WHERE message_id IN (${unique.map(() => '?').join(',')})`,
+        `SELECT * FROM shared_locations WHERE message_id IN (${placeholders(unique.length)})`,
     ).all(...unique);
     for (const row of rows) found.set(row.message_id, row);
     return found;

@@ -1,6 +1,6 @@
 // Message reads beyond channel history: thread replies (paged like history, on the
 // (parent_id, created_at) index), messages by id, and the counts behind "mark unread".
-import { statementCache, type Db } from './db';
+import { placeholders, statementCache, type Db } from './db';
 import { ApiError } from '../http/errors';
 import { after, before, window, type Bound, type MessageRow, type PageOptions, type Position } from './messages';
 import { visibilityBounds, type Visibility } from './visibility';
@@ -93,7 +93,7 @@ export function createMessageQueryStore(db: Db) {
     /** Messages of one channel by id, in the order asked; ids elsewhere are left out. */
     inChannel(cid: string, ids: string[]): MessageRow[] {
       if (!ids.length) return [];
-      const rows = prepared<string[], MessageRow>(`SELECT * FROM messages WHERE cid = ? AND id IN (${ids.map(() => '?').join(',')})`).all(cid, ...ids);
+      const rows = prepared<string[], MessageRow>(`SELECT * FROM messages WHERE cid = ? AND id IN (${placeholders(ids.length)})`).all(cid, ...ids);
       const byId = new Map(rows.map((row) => [row.id, row]));
       return ids.flatMap((id) => byId.get(id) ?? []);
     },

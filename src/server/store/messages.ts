@@ -2,7 +2,7 @@
 // (cid, created_at) index, whose implicit last column is the rowid `seq`; a cursor message is
 // turned into its (created_at, seq) position once and compared against that, so paging stays
 // one range scan on a channel with a million messages.
-import { statementCache, type Db } from './db';
+import { placeholders, statementCache, type Db } from './db';
 import { ApiError } from '../http/errors';
 import { visibilityBounds, type Bound, type Visibility } from './visibility';
 
@@ -116,7 +116,7 @@ export function createMessageStore(db: Db) {
     const unique = [...new Set(ids)];
     const found = new Map<string, MessageRow>();
     if (!unique.length) return found;
-    const rows = prepared<string[], MessageRow>(`SELECT * FROM messages WHERE id IN (${unique.map(() => '?').join(',')})`).all(...unique);
+    const rows = prepared<string[], MessageRow>(`SELECT * FROM messages WHERE id IN (${placeholders(unique.length)})`).all(...unique);
     for (const row of rows) found.set(row.id, row);
     return found;
   }

@@ -1,7 +1,7 @@
 // Polls, their options and their votes. A vote row has an option_id; an answer row (an open
 // ended reply, at most one per user) has answer_text instead. Counts and "latest" lists are
 // computed by SQL from the votes, never kept as counters, so they cannot drift.
-import { statementCache, type Db } from './db';
+import { placeholders, statementCache, type Db } from './db';
 import { filtersToSql, sortToSql, type FilterSchema, type SqlFragment } from './filters-to-sql';
 
 export type PollRow = {
@@ -150,7 +150,7 @@ export function createPollStore(db: Db) {
     const unique = [...new Set(ids)];
     const found = new Map<string, PollRow>();
     if (!unique.length) return found;
-    const rows = prepared<string[], PollRow>(`SELECT * FROM polls WHERE id IN (${unique.map(() => '?').join(',')})`).all(...unique);
+    const rows = prepared<string[], PollRow>(`SELECT * FROM polls WHERE id IN (${placeholders(unique.length)})`).all(...unique);
     for (const row of rows) found.set(row.id, row);
     return found;
   }

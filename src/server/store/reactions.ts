@@ -1,7 +1,7 @@
 // The reactions table: one row per (message, user, type). Messages read their reaction summary
 // (groups, latest, own) for a whole page at once, so a page of 25 messages costs three queries
 // whatever their reactions.
-import { statementCache, type Db } from './db';
+import { placeholders, statementCache, type Db } from './db';
 import { filtersToSql, sortToSql, type FilterSchema } from './filters-to-sql';
 
 export type ReactionRow = {
@@ -67,7 +67,6 @@ export function createReactionStore(db: Db) {
     'SELECT * FROM reactions WHERE message_id = ? AND user_id = ? ORDER BY created_at',
   );
 
-  const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');
 
   return {
     /** Adds or replaces the user's reaction of that type; `unique` first drops their other types. */
@@ -87,7 +86,7 @@ export function createReactionStore(db: Db) {
       return prepared<string[], ReactionGroupRow>(
           `SELECT message_id, type, COUNT(*) AS count, SUM(score) AS sum_scores,
                   MIN(created_at) AS first_reaction_at, MAX(created_at) AS last_reaction_at
-           FROM reactions WHERE message_id IN (${marks(messageIds.length)})
+           FROM reactions WHERE message_id IN (${placeholders(messageIds.length)})
            GROUP BY message_id, type ORDER BY MIN(created_at)`,
       ).all(...messageIds);
     },
@@ -98,7 +97,7 @@ export function createReactionStore(db: Db) {
       return prepared<[...string[], number], ReactionRow>(
           `SELECT message_id, user_id, type, score, custom, created_at, updated_at FROM (
              SELECT r.*, ROW_NUMBER() OVER (PARTITION BY message_id ORDER BY created_at DESC, user_id) AS n
-             FROM reactions r WHERE message_id IN (${marks(messageIds.length)}))
+             FROM reactions r WHERE message_id IN (${placeholders(messageIds.length)}))
            WHERE n <= ? ORDER BY message_id, created_at DESC`,
       ).all(...messageIds, LATEST_REACTIONS);
     },
@@ -107,7 +106,7 @@ export function createReactionStore(db: Db) {
     own(messageIds: string[], userId: string): ReactionRow[] {
       if (!messageIds.length) return [];
       return prepared<string[], ReactionRow>(
-          `SELECT * FROM reactions WHERE message_id IN (${marks(messageIds.length)}) AND user_id = ?
+          `SELECT * FROM reactions WHERE message_id IN (${placeholders(messageIds.length)}) AND user_id = ?
            ORDER BY created_at`,
       ).all(...messageIds, userId);
     },

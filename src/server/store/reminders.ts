@@ -1,7 +1,7 @@
 // Message reminders ("remind me" / "save for later"): one per user and message, with an
 // optional remind_at. notified_at marks a reminder whose notification.reminder_due went out, so
 // the due timer only ever looks at the index of pending ones.
-import { statementCache, type Db } from './db';
+import { placeholders, statementCache, type Db } from './db';
 import { filtersToSql, sortToSql, type FilterSchema } from './filters-to-sql';
 
 export type ReminderRow = {
@@ -68,7 +68,7 @@ export function createReminderStore(db: Db) {
     ofMessages(userId: string, messageIds: string[]): ReminderRow[] {
       if (!messageIds.length) return [];
       return prepared<string[], ReminderRow>(
-          `SELECT * FROM reminders WHERE user_id = ? AND message_id IN (${messageIds.map(() => '?').join(',')})`,
+          `SELECT * FROM reminders WHERE user_id = ? AND message_id IN (${placeholders(messageIds.length)})`,
       ).all(userId, ...messageIds);
     },
     /** Each of `userIds`' reminder on one message (a fan-out's receivers, in one query). */

@@ -1,7 +1,7 @@
 // Threads and their participants. A thread row appears with the first reply; its participants
 // (the parent's author and everyone who replied) each carry their read state of the thread,
 // kept as counters like channel reads so `unread_threads` is one indexed count.
-import { statementCache, type Db } from './db';
+import { placeholders, statementCache, type Db } from './db';
 import { filtersToSql, sortToSql, type FilterSchema } from './filters-to-sql';
 
 export type ThreadRow = {
@@ -101,7 +101,7 @@ export function createThreadStore(db: Db) {
     participantsOf(parentIds: string[]): ParticipantRow[] {
       if (!parentIds.length) return [];
       return prepared<string[], ParticipantRow>(
-        `SELECT * FROM thread_participants WHERE parent_id IN (${parentIds.map(() => '?').join(',')})
+        `SELECT * FROM thread_participants WHERE parent_id IN (${placeholders(parentIds.length)})
          ORDER BY created_at, user_id`,
       ).all(...parentIds);
     },

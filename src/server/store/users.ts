@@ -2,7 +2,7 @@
 // lifecycle (deactivation, deletion, token revocation), and the footprint a user leaves in other
 // tables, which deleting and exporting a user walk.
 import type { Db } from './db';
-import { nowIso } from './db';
+import { nowIso, placeholders } from './db';
 import { readStateChanged } from './reads';
 import { ApiError } from '../http/errors';
 import { filtersToSql, sortToSql, type FilterSchema, type SqlFragment } from './filters-to-sql';
@@ -282,7 +282,7 @@ function userSchema(onlineIds: string[]): FilterSchema {
           if (op !== '$eq' || typeof value !== 'boolean') {
             throw ApiError.input('online only supports {online: true|false}');
           }
-          const marks = onlineIds.map(() => '?').join(',');
+          const marks = placeholders(onlineIds.length);
           const isOnline = onlineIds.length ? `u.id IN (${marks})` : '0';
           return { sql: value ? `(${isOnline})` : `(NOT ${isOnline})`, params: [...onlineIds] };
         },

@@ -8,6 +8,7 @@ import { allowedInApp } from '../../auth/policy';
 import { appSettings } from '../app/settings';
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
+import { placeholders } from '../../store/db';
 import type { SqlFragment } from '../../store/filters-to-sql';
 import type { PollRow } from '../../store/polls';
 
@@ -49,7 +50,7 @@ export function hasPollCapability(ctx: ServerContext, row: PollRow, actor: Actor
 export function visiblePolls(ctx: ServerContext, actor: Actor): SqlFragment {
   const openTypes = openTypesFor(ctx, actor);
   if (actor.server || openTypes.length === ctx.store.channelTypes.all().length) return { sql: '1', params: [] };
-  const open = openTypes.map(() => '?').join(',') || "''";
+  const open = placeholders(openTypes.length) || "''";
   return {
     sql: `(p.created_by_id = ? OR p.cid IN (SELECT cid FROM members WHERE user_id = ?)
            OR p.cid IN (SELECT cid FROM channels WHERE type IN (${open})))`,

@@ -4,6 +4,7 @@
 // drives the query from the full-text index; one nested deeper (inside $or, say) is checked
 // against the same index per row. Every other field goes through filters-to-sql.
 import { ApiError } from '../../http/errors';
+import { placeholders } from '../../store/db';
 import { filtersToSql, parseSort, sortToSql, type FieldDef, type FilterSchema, type SqlFragment } from '../../store/filters-to-sql';
 import { isObject } from '../../http/input';
 import type { SearchOrderSql } from '../../store/search';
@@ -64,7 +65,7 @@ const attachmentType: FieldDef = {
     }
     if (types.length === 0) return { sql: '0', params: [] };
     return {
-      sql: `EXISTS (SELECT 1 FROM json_each(m.attachments) WHERE json_extract(value, '$.type') IN (${types.map(() => '?').join(', ')}))`,
+      sql: `EXISTS (SELECT 1 FROM json_each(m.attachments) WHERE json_extract(value, '$.type') IN (${placeholders(types.length)}))`,
       params: types,
     };
   },
