@@ -1,5 +1,6 @@
 import { requestToken } from '../session/token-request';
 import { visitorStorage } from '../session/visitor-storage';
+import { whenIdle } from '../session/when-idle';
 import { ATTRIBUTES, panelShown, parseAttributes, parseBoolean, readAttributes, type AttributeName, type RawAttributes } from './attributes';
 import { emitFrom, type Emit } from './events';
 import { createLauncher } from './launcher';
@@ -360,8 +361,7 @@ function whenStorageReadable(callback: () => void) {
     storageReadable = true;
     for (const waiting of waitingForStorage.splice(0)) waiting();
   };
-  // requestIdleCallback is missing in Safari before 18.2 (and in some test DOMs).
-  const idle = () => ('requestIdleCallback' in window ? requestIdleCallback(read, { timeout: 1000 }) : setTimeout(read));
+  const idle = () => whenIdle(read, 1000);
   if (document.readyState === 'complete') idle();
   else window.addEventListener('load', idle, { once: true });
 }

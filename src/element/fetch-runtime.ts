@@ -6,6 +6,7 @@
 // from the loader's start: a page that also includes the full file itself does not run it
 // twice. Where the page's CSP gives scripts a nonce, what the loader adds carries the loader's.
 import { RUNTIME_EVENT, type ChatRuntime, type RuntimeSource } from './runtime-contract';
+import { whenIdle } from '../session/when-idle';
 
 const loader = typeof document !== 'undefined' ? (document.currentScript as HTMLScriptElement | null) : null;
 
@@ -91,8 +92,7 @@ export function prefetchWhenIdle() {
     if (loader?.nonce) link.nonce = loader.nonce;
     document.head.append(link);
   };
-  // requestIdleCallback is missing in Safari before 18.2.
-  const idle = () => ('requestIdleCallback' in window ? requestIdleCallback(prefetch) : setTimeout(prefetch));
+  const idle = () => whenIdle(prefetch);
   const later = () => setTimeout(idle, PREFETCH_AFTER_MS);
   if (document.readyState === 'complete') later();
   else window.addEventListener('load', later, { once: true });
