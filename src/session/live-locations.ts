@@ -1,8 +1,5 @@
 import { LiveLocationManager, MessageComposer, type Coords, type StreamChat } from 'stream-chat';
-import { whenIdle } from './when-idle';
-
-/** At the latest this long after connecting, the shares still live are asked for (ms). */
-const IDLE_WAIT_MS = 2_000;
+import { AFTER_CONNECT_IDLE_MS, whenIdle } from './when-idle';
 
 /** The browser's position as the SDK's LiveLocationManager wants it; nothing happens without geolocation. */
 function watchPosition(handler: (coords: Coords) => void): () => void {
@@ -33,7 +30,7 @@ export function startLiveLocations(client: StreamChat): () => void {
       // Without the list of shares still live, at least follow the ones started from now on.
       .catch(() => stopped || manager.registerSubscriptions())
       .then(() => stopped && manager.unregisterSubscriptions());
-  }, IDLE_WAIT_MS);
+  }, AFTER_CONNECT_IDLE_MS);
   return () => {
     stopped = true;
     cancel();

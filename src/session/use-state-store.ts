@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useReducer, useRef } from 'react';
 import type { StateStore } from 'stream-chat';
 
 /** The same keys holding the same values (what subscribeWithSelector itself compares). */
@@ -25,19 +25,19 @@ export function useStateStore<T extends Record<string, unknown>, O extends Reado
   store: StateStore<T>,
   selector: (state: T) => O,
 ): O {
-  const [read, setRead] = useState(() => ({ store, selected: selector(store.getLatestValue()) }));
-  const selected = read.store === store ? read.selected : selector(store.getLatestValue());
-  // The slice last rendered or asked for: A → B → A before the next render ends at A.
-  const latest = useRef(selected);
-  latest.current = selected;
+  // The slice of this store last rendered or asked for: A → B → A before the next render ends at A.
+  const read = useRef<{ store: StateStore<T>; selected: O } | null>(null);
+  if (read.current?.store !== store) read.current = { store, selected: selector(store.getLatestValue()) };
+  const [, changed] = useReducer((renders: number) => renders + 1, 0);
   useLayoutEffect(
     () =>
       store.subscribeWithSelector(selector, (next) => {
-        if (sameSlice(next, latest.current)) return;
-        latest.current = next;
-        setRead({ store, selected: next });
+        const held = read.current;
+        if (held?.store === store && sameSlice(next, held.selected)) return;
+        read.current = { store, selected: next };
+        changed();
       }),
     [store, selector],
   );
-  return selected;
+  return read.current.selected;
 }

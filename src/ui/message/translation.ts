@@ -5,16 +5,15 @@ import { useEffect, useState } from 'react';
 import type { LocalMessage, StreamChat } from 'stream-chat';
 import { useChatClient } from '../chat-client';
 import { useLocalization } from '../localization';
-import { whenIdle } from '../../session/when-idle';
-
-/** At the latest this long after the first message shows, the app's settings are asked for (ms). */
-const IDLE_WAIT_MS = 2_000;
+import { AFTER_CONNECT_IDLE_MS, whenIdle } from '../../session/when-idle';
 
 const translators = new WeakMap<StreamChat, Promise<boolean>>();
 
 /** The app's settings, asked for once the page is idle: the first messages paint before the request goes. */
 function appSettings(client: StreamChat) {
-  return client.appSettingsPromise ?? new Promise<void>((resolve) => whenIdle(resolve, IDLE_WAIT_MS)).then(() => client.appSettingsPromise ?? client.getAppSettings());
+  if (client.appSettingsPromise) return client.appSettingsPromise;
+  const idle = new Promise<void>((resolve) => whenIdle(resolve, AFTER_CONNECT_IDLE_MS));
+  return idle.then(() => client.appSettingsPromise ?? client.getAppSettings());
 }
 
 /** Whether the app translates messages, asked once per client. */
