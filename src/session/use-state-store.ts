@@ -33,7 +33,8 @@ export function useStateStore<T extends Record<string, unknown>, O extends Reado
     () =>
       store.subscribeWithSelector(selector, (next) => {
         const held = read.current;
-        if (held?.store === store && sameSlice(next, held.selected)) return;
+        // A store no longer rendered (replaced, its subscription not yet ended), or its slice unchanged.
+        if (held?.store !== store || sameSlice(next, held.selected)) return;
         read.current = { store, selected: next };
         changed();
       }),

@@ -68,4 +68,30 @@ describe('useStateStore', () => {
     expect(container.textContent).toBe('8');
     expect(renders).toEqual([1, 7, 8]);
   });
+
+  it('ignores the previous store once another is rendered, even before it unsubscribes', () => {
+    const first = new StateStore<State>({ count: 1, label: 'a' });
+    const second = new StateStore<State>({ count: 7, label: 'a' });
+    const renders: number[] = [];
+    // Committed before the counter, so its change reaches the counter's subscription to the
+    // first store after the render that switched to the second and before that subscription ends.
+    function Poke({ store }: { store: StateStore<State> | null }) {
+      useLayoutEffect(() => store?.partialNext({ count: 3 }), [store]);
+      return null;
+    }
+    const { container, rerender } = render(
+      <>
+        <Poke store={null} />
+        <Counter store={first} renders={renders} />
+      </>,
+    );
+    rerender(
+      <>
+        <Poke store={first} />
+        <Counter store={second} renders={renders} />
+      </>,
+    );
+    expect(container.textContent).toBe('7');
+    expect(renders).toEqual([1, 7]);
+  });
 });
