@@ -92,6 +92,7 @@ export const en = {
   'messages.new': 'New messages',
   'messages.markedUnread': 'Marked unread.',
   'messages.jumpToLatest': 'Jump to latest',
+  'messages.newCount': { one: '{count} new message', other: '{count} new messages' },
   'typing.one': '{name} is typing…',
   'typing.two': '{first} and {second} are typing…',
   'typing.many': '{count} people are typing…',

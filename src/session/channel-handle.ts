@@ -10,6 +10,7 @@ import {
 } from 'stream-chat';
 import type { ChannelRef } from '../element/attributes';
 import { MessageDelivery, type SendResult } from './message-delivery';
+import { CATCH_UP_LIMIT, splitAtGap } from './message-gap';
 import { SessionError, toSessionError, why } from './session-error';
 import { text, type Text } from '../i18n/translate';
 
@@ -145,6 +146,8 @@ export class ChannelHandle {
   private appBan: Ban = null;
   private channelBan: Ban = null;
   private banTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The last message before a gap a recovery left in the messages (see splitAtGap). */
+  private gapAfter: string | null = null;
 
   constructor(
     private readonly client: StreamChat,
@@ -222,10 +225,20 @@ export class ChannelHandle {
         this.state.partialNext({ deleted: true });
       }
     });
+    // After a reconnect the SDK queries the active channels again and replaces their state
+    // without a channel event: the page it got is checked for a gap before it lands, and the
+    // view is read again once it has.
+    const queried = this.client.on('channels.queried', (event) => {
+      const page = event.queriedChannels?.channels.find((response) => response.channel.cid === this.cid);
+      if (page) this.gapAfter = splitAtGap(this.channel, page.messages, PAGE_SIZE) ?? this.gapAfter;
+    });
+    const recovered = this.client.on('connection.recovered', () => void this.catchUp());
     return () => {
       channelEvents.unsubscribe();
       presence.unsubscribe();
       standing.unsubscribe();
+      queried.unsubscribe();
+      recovered.unsubscribe();
       clearTimeout(this.banTimer);
     };
   }
@@ -289,6 +302,26 @@ export class ChannelHandle {
     }),
     standing: () => ({ ban: this.currentBan() }),
   };
+
+  /**
+   * Shows what the recovery brought, and fills the gap it left, if any, from the last message
+   * this browser had: all of it when it is up to CATCH_UP_LIMIT messages (the sets then join),
+   * else that many, with the newer ones a jump away. The "new messages" line goes before the
+   * first one missed.
+   */
+  private async catchUp() {
+    if (this.channel.disconnected || this.state.getLatestValue().status !== 'ready') return;
+    const after = this.gapAfter;
+    this.gapAfter = null;
+    if (after) {
+      await this.channel
+        .query({ messages: { limit: CATCH_UP_LIMIT, id_gte: after }, watchers: { limit: PAGE_SIZE } }, 'current')
+        .catch(() => undefined); // the list keeps its jump to the newest
+    }
+    const { unreadSince } = this.state.getLatestValue();
+    const missedSince = !unreadSince && this.channel.countUnread() > 0 ? (this.channel.lastRead() ?? null) : unreadSince;
+    this.state.partialNext({ ...this.snapshot(), unreadSince: missedSince });
+  }
 
   /** The ban in force now; one with an end refreshes the view when it ends. */
   private currentBan(): Ban {

@@ -292,10 +292,10 @@ export class ChatSession {
       if (event.type === 'connection.changed') {
         this.state.partialNext({ status: event.online ? 'connected' : 'offline' });
       }
-      // The backend counts per receiver, so any event that carries the total is ours.
-      if (typeof event.total_unread_count === 'number') {
-        this.state.partialNext({ totalUnread: event.total_unread_count });
-      }
+      // The backend counts per receiver, so any event that carries the total is ours; a new
+      // connection's first health check carries it in `me` (what changed while it was down).
+      const total = event.total_unread_count ?? (event.type === 'health.check' ? event.me?.total_unread_count : undefined);
+      if (typeof total === 'number') this.state.partialNext({ totalUnread: total });
       // The site closed this visitor's account: say so and stop reconnecting.
       const type = event.type as string;
       if ((type === 'user.deactivated' || type === 'user.deleted') && event.user?.id === this.client.userID) {

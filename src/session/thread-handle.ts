@@ -1,6 +1,7 @@
 import { StateStore, type LocalMessage, type MessageResponse, type StreamChat, type Thread } from 'stream-chat';
 import { applyChannelLimits } from './channel-handle';
 import { MessageDelivery, type SendResult } from './message-delivery';
+import { CATCH_UP_LIMIT } from './message-gap';
 import { toSessionError, type SessionError } from './session-error';
 
 export type ThreadLoadState = { status: 'loading' | 'ready' | 'error'; error: SessionError | null; thread: Thread | null };
@@ -12,6 +13,7 @@ export type ThreadLoadState = { status: 'loading' | 'ready' | 'error'; error: Se
 export class ThreadHandle {
   readonly state = new StateStore<ThreadLoadState>({ status: 'loading', error: null, thread: null });
   private delivery: MessageDelivery | null = null;
+  private stopRecovery: (() => void) | null = null;
 
   constructor(
     private readonly client: StreamChat,
@@ -28,9 +30,24 @@ export class ThreadHandle {
       this.delivery = new MessageDelivery(thread.channel, thread.messageComposer, (message: LocalMessage) =>
         thread.upsertReplyLocally({ message: message as unknown as MessageResponse }),
       );
+      this.stopRecovery = this.client.on('connection.recovered', () => void this.catchUp(thread)).unsubscribe;
       this.state.partialNext({ status: 'ready', thread });
     } catch (error) {
       this.state.partialNext({ status: 'error', error: toSessionError('channel-failed', 'error.thread', error) });
+    }
+  }
+
+  /**
+   * Back after a lost connection: the replies written meanwhile are asked for after the last one
+   * this browser had, page by page, and put in their place (a reply that also came live is
+   * there once). The SDK's own reload would keep only the newest few.
+   */
+  private async catchUp(thread: Thread) {
+    let after = thread.state.getLatestValue().replies.filter((reply) => reply.status === 'received').at(-1)?.id;
+    for (let page = 0; after && page < 10; page += 1) {
+      const { messages } = await thread.queryReplies({ id_gt: after, limit: CATCH_UP_LIMIT }).catch(() => ({ messages: [] }));
+      messages.forEach((message) => thread.upsertReplyLocally({ message }));
+      after = messages.length < CATCH_UP_LIMIT ? undefined : messages.at(-1)?.id;
     }
   }
 
@@ -44,6 +61,7 @@ export class ThreadHandle {
 
   close() {
     const { thread } = this.state.getLatestValue();
+    this.stopRecovery?.();
     thread?.deactivate();
     thread?.unregisterSubscriptions();
   }

@@ -190,6 +190,9 @@ function Conversations({ client, userId, archived, onPick, children }: Conversat
     manager.registerSubscriptions();
     load();
     const stops = ROW_EVENTS.map((type) => client.on(type, refresh).unsubscribe);
+    // Back after a lost connection: the list is asked again (order, previews and counts may all
+    // have changed, and conversations may be new), keeping the rows shown meanwhile.
+    stops.push(client.on('connection.recovered', load).unsubscribe);
     return () => {
       manager.unregisterSubscriptions();
       stops.forEach((stop) => stop());

@@ -219,7 +219,8 @@ export function MessageList({ handle, ownUserId, onSendResult, onOpenThread }: M
             void handle.jumpToLatest();
           }}
         >
-          ↓ {t('messages.jumpToLatest')}
+          {/* Away from the newest with messages unread (a jump, or more missed offline than a catch-up brings): say how many. */}
+          ↓ {s.unreadCount > 0 && s.hasNewer ? t('messages.newCount', { count: s.unreadCount }) : t('messages.jumpToLatest')}
         </button>
       )}
     </div>
