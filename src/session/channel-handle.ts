@@ -11,6 +11,7 @@ import {
 import type { ChannelRef } from '../element/attributes';
 import { MessageDelivery, type SendResult } from './message-delivery';
 import { CATCH_UP_LIMIT, splitAtGap } from './message-gap';
+import { outboxFor } from './outbox';
 import { SessionError, toSessionError, why } from './session-error';
 import { text, type Text } from '../i18n/translate';
 
@@ -199,6 +200,10 @@ export class ChannelHandle {
     this.appBan = me?.banned ? { until: me.ban_expires ?? null, app: true } : null;
     this.stopListening ??= this.listen();
     applyChannelLimits(this.channel.messageComposer, this.channel);
+    // What the visitor wrote here before a reload and the backend has not stored yet shows as sending.
+    const outbox = outboxFor(this.client);
+    for (const message of await outbox.waiting(this.cid)) this.channel.state.addMessageSorted(message);
+    void outbox.flush();
     const unreadSince = this.channel.countUnread() > 0 ? (this.channel.lastRead() ?? null) : null;
     this.state.partialNext({ ...this.snapshot(), status: 'ready', unreadSince });
   }
@@ -233,12 +238,19 @@ export class ChannelHandle {
       if (page) this.gapAfter = splitAtGap(this.channel, page.messages, PAGE_SIZE) ?? this.gapAfter;
     });
     const recovered = this.client.on('connection.recovered', () => void this.catchUp());
+    // A queued send the backend stored, or refused, after the composer's delivery had let go of it.
+    const settled = outboxFor(this.client).onSettled((message) => {
+      if (message.cid !== this.cid) return;
+      this.channel.state.addMessageSorted(message, true);
+      this.sync();
+    });
     return () => {
       channelEvents.unsubscribe();
       presence.unsubscribe();
       standing.unsubscribe();
       queried.unsubscribe();
       recovered.unsubscribe();
+      settled();
       clearTimeout(this.banTimer);
     };
   }

@@ -8,6 +8,7 @@ import { closedAccount, SessionError, toSessionError } from './session-error';
 import { text } from '../i18n/translate';
 import { fetchToken } from './token-endpoint';
 import { refreshExpiredTokens, shared } from './token-freshness';
+import { closeOutbox, forgetOutbox } from './outbox';
 import { newGuestId, visitorStorage } from './visitor-storage';
 
 export type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'offline' | 'error';
@@ -179,7 +180,9 @@ export class ChatSession {
     clearTimeout(this.releaseTimer);
     visitorStorage.rememberSession(this.identity.apiKey, false);
     if (!this.identity.tokenEndpoint) visitorStorage.forgetGuest(this.identity.apiKey);
+    const { userID } = this.client;
     await this.close();
+    if (userID) await forgetOutbox(this.identity.apiKey, userID);
   }
 
   /** Holds the session open; the returned function lets go of it. */
@@ -265,6 +268,10 @@ export class ChatSession {
       // A failed connect leaves the client half set up; reset it so "try again" starts clean.
       await this.client.disconnectUser().catch(() => undefined);
       this.state.partialNext({ status: 'error', error: failure });
+      // Opened without a network: it connects by itself once the browser is online again.
+      if (failure.reason === 'connection-failed' || failure.reason === 'token-unreachable') {
+        window.addEventListener('online', () => this.state.getLatestValue().status === 'error' && this.connect().catch(() => undefined), { once: true });
+      }
       throw failure;
     }
     this.early = null;
@@ -327,6 +334,7 @@ export class ChatSession {
     this.connecting = null;
     this.userSet = false;
     this.early = null;
+    closeOutbox(this.client);
     await this.client.disconnectUser().catch(() => undefined);
     this.state.partialNext({ status: 'idle', userId: null });
     this.onClosed();

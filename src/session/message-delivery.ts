@@ -1,19 +1,19 @@
-import type { Channel, LocalMessage, Message, MessageComposer, MessageResponse, SendMessageOptions } from 'stream-chat';
+import type { Channel, LocalMessage, MessageComposer, MessageResponse } from 'stream-chat';
 import { formatMessage, MessageComposer as Composer } from 'stream-chat';
 import { describeApiError, retryAfter, SessionError, why } from './session-error';
 import { text } from '../i18n/translate';
+import { outboxFor } from './outbox';
 
 /** The stored message, a failure the panel already shows on the message, or null when there was nothing to send. */
 export type SendResult = MessageResponse | SessionError | null;
 
 /**
- * Sends what a composer composed, optimistically: the message shows at once, then is
- * replaced by the backend's copy, or marked failed with what was sent kept for a retry
- * (same id, so the backend cannot store it twice). Edits go through `updateMessage`.
+ * Sends what a composer composed, optimistically: the message shows at once as sending, then is
+ * replaced by the backend's copy, or marked failed with the reason (kept for a retry with the
+ * same id, so the backend cannot store it twice). While the chat cannot be reached it waits in
+ * the session's outbox, still shown as sending. Edits go through `updateMessage`.
  */
 export class MessageDelivery {
-  private failed = new Map<string, { message: Message; options: SendMessageOptions }>();
-
   /**
    * @param composer the channel's or a thread's composer
    * @param show puts a message (optimistic, stored or failed) where the reader sees it
@@ -36,15 +36,15 @@ export class MessageDelivery {
     if (editing) return this.edit(localMessage);
     this.show(localMessage);
     void this.channel.stopTyping(composer.threadId ?? undefined).catch(() => undefined);
-    return this.deliver(message, localMessage, sendOptions);
+    // The options carry skip_enrich_url when the composer already attached the link previews.
+    return this.deliver(outboxFor(this.channel.getClient()).send({ cid: this.channel.cid, message, options: sendOptions, local: localMessage }), localMessage);
   }
 
   async retry(messageId: string): Promise<SendResult> {
-    const failed = this.failed.get(messageId);
     const local = this.channel.state.findMessage(messageId, this.composer.threadId ?? undefined);
-    if (!failed || !local) return null;
+    if (!local) return null;
     this.show({ ...local, status: 'sending', error: undefined });
-    return this.deliver(failed.message, local, failed.options);
+    return this.deliver(outboxFor(this.channel.getClient()).retry(messageId), local);
   }
 
   private async edit(localMessage: LocalMessage): Promise<SendResult> {
@@ -56,15 +56,12 @@ export class MessageDelivery {
     }
   }
 
-  private async deliver(message: Message, local: LocalMessage, options: SendMessageOptions): Promise<SendResult> {
+  private async deliver(sent: Promise<MessageResponse | null>, local: LocalMessage): Promise<SendResult> {
     try {
-      // The options carry skip_enrich_url when the composer already attached the link previews.
-      const response = await this.channel.sendMessage(message, options);
-      this.failed.delete(local.id);
-      this.show({ ...formatMessage(response.message), status: 'received' });
-      return response.message;
+      const stored = await sent;
+      if (stored) this.show({ ...formatMessage(stored), status: 'received' });
+      return stored;
     } catch (error) {
-      this.failed.set(local.id, { message, options });
       // The panel reads the reason with describeApiError when it draws the failed message.
       this.show({ ...local, status: 'failed', error: error as LocalMessage['error'] });
       const { code, text: said } = describeApiError(error);

@@ -2,6 +2,7 @@ import { StateStore, type LocalMessage, type MessageResponse, type StreamChat, t
 import { applyChannelLimits } from './channel-handle';
 import { MessageDelivery, type SendResult } from './message-delivery';
 import { CATCH_UP_LIMIT } from './message-gap';
+import { outboxFor } from './outbox';
 import { toSessionError, type SessionError } from './session-error';
 
 export type ThreadLoadState = { status: 'loading' | 'ready' | 'error'; error: SessionError | null; thread: Thread | null };
@@ -30,7 +31,12 @@ export class ThreadHandle {
       this.delivery = new MessageDelivery(thread.channel, thread.messageComposer, (message: LocalMessage) =>
         thread.upsertReplyLocally({ message: message as unknown as MessageResponse }),
       );
-      this.stopRecovery = this.client.on('connection.recovered', () => void this.catchUp(thread)).unsubscribe;
+      const recovered = this.client.on('connection.recovered', () => void this.catchUp(thread));
+      const settled = outboxFor(this.client).onSettled((message) => message.parent_id === this.parentId && thread.upsertReplyLocally({ message, timestampChanged: true }));
+      this.stopRecovery = () => {
+        recovered.unsubscribe();
+        settled();
+      };
       this.state.partialNext({ status: 'ready', thread });
     } catch (error) {
       this.state.partialNext({ status: 'error', error: toSessionError('channel-failed', 'error.thread', error) });

@@ -41,7 +41,6 @@ interface ChannelViewProps {
   panel: ChannelPanel;
   setPanel: (panel: ChannelPanel) => void;
   ownUserId: string | null;
-  offline: boolean;
   onSendResult: (result: SendResult) => void;
 }
 
@@ -58,7 +57,7 @@ function PinnedBar({ pinned, onJump }: { pinned: LocalMessage[]; onJump: (id: st
   );
 }
 
-export function ChannelView({ handle, panel, setPanel, ownUserId, offline, onSendResult }: ChannelViewProps) {
+export function ChannelView({ handle, panel, setPanel, ownUserId, onSendResult }: ChannelViewProps) {
   const { status, error, notice, pinned, name, capabilities, ban, deleted } = useStateStore(handle.state, selectView);
   const [thread, setThread] = useState<ThreadHandle | null>(null);
   const { t, locale } = useLocalization();
@@ -191,7 +190,6 @@ export function ChannelView({ handle, panel, setPanel, ownUserId, offline, onSen
           key={thread.parentId}
           handle={thread}
           ownUserId={ownUserId}
-          offline={offline}
           capabilities={capabilities}
           handlers={threadHandlers}
           onSendResult={sent}
@@ -208,7 +206,7 @@ export function ChannelView({ handle, panel, setPanel, ownUserId, offline, onSen
           )}
           <Composer
             composer={handle.channel.messageComposer}
-            disabled={offline || !!ban || !capabilities.includes('send-message')}
+            disabled={!!ban || !capabilities.includes('send-message')}
             send={() => handle.send()}
             onSendResult={sent}
           />

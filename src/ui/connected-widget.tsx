@@ -210,7 +210,6 @@ export function ConnectedWidget({ config, presentation, notify, emit, setOpen }:
         panel={panel}
         setPanel={setPanel}
         ownUserId={userId}
-        offline={status === 'offline'}
         onSendResult={onSendResult}
       />
     );

@@ -19,7 +19,6 @@ const selectThread = (state: ThreadState) => ({
 interface ThreadViewProps {
   handle: ThreadHandle;
   ownUserId: string | null;
-  offline: boolean;
   capabilities: string[];
   handlers: Omit<MessageHandlers, 'onOpenThread' | 'onRetry'>;
   onSendResult: (result: SendResult) => void;
@@ -41,7 +40,7 @@ export function ThreadView({ handle, ...props }: ThreadViewProps) {
   return <ThreadContent handle={handle} thread={thread} {...props} />;
 }
 
-function ThreadContent({ handle, thread, ownUserId, offline, capabilities, handlers, onSendResult }: ThreadViewProps & { thread: NonNullable<ThreadLoadState['thread']> }) {
+function ThreadContent({ handle, thread, ownUserId, capabilities, handlers, onSendResult }: ThreadViewProps & { thread: NonNullable<ThreadLoadState['thread']> }) {
   const { parent, replies, pagination, replyCount } = useStateStore(thread.state, selectThread);
   const [loadingEarlier, setLoadingEarlier] = useState(false);
   const t = useT();
@@ -90,7 +89,7 @@ function ThreadContent({ handle, thread, ownUserId, offline, capabilities, handl
           {replies.map((reply, i) => item(reply, i > 0 && replies[i - 1]?.user?.id === reply.user?.id))}
         </ol>
       </div>
-      <Composer composer={thread.messageComposer} disabled={offline} send={() => handle.send()} onSendResult={onSendResult} inThread autoFocus />
+      <Composer composer={thread.messageComposer} disabled={false} send={() => handle.send()} onSendResult={onSendResult} inThread autoFocus />
     </>
   );
 }

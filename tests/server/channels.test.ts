@@ -77,6 +77,18 @@ describe('access', () => {
     await channel.sendMessage({ id: 'same-id', text: 'first' });
     await expect(channel.sendMessage({ id: 'same-id', text: 'again' })).rejects.toMatchObject({ code: 4, status: 400 });
   });
+
+  it('answers a resent message id as the provider does, and keeps the first copy alone', async () => {
+    const channel = alice.channel('messaging', 'resent', { members: ['alice', 'bob'] });
+    await channel.watch();
+    const { message } = await channel.sendMessage({ id: 'resent-1', text: 'the answer was lost on the way back' });
+    const again = channel.sendMessage({ id: 'resent-1', text: 'the answer was lost on the way back' });
+    await expect(again).rejects.toThrow('StreamChat error code 4: SendMessage failed with error: "a message with ID resent-1 already exists"');
+    // What a client does then: read the stored message by its id.
+    expect((await alice.getMessage('resent-1')).message).toMatchObject({ id: 'resent-1', text: message.text, created_at: message.created_at });
+    const state = await bob.channel('messaging', 'resent').query({ messages: { limit: 10 } });
+    expect(state.messages.map((m) => m.id)).toEqual(['resent-1']);
+  });
 });
 
 describe('distinct member channels', () => {

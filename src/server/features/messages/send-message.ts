@@ -115,7 +115,8 @@ function storeMessage(ctx: ServerContext, row: ChannelRow, actor: UserActor, { i
   if (!text.trim() && attachments.length === 0 && !input.poll_id && !input.shared_location) {
     throw ApiError.input('message text, attachments, a poll or a location is required');
   }
-  if (store.messages.get(id)) throw ApiError.input(`a message with id ${id} already exists`);
+  // The provider's words: clients recognise a resend whose first try was stored by them.
+  if (store.messages.get(id)) throw ApiError.input(`SendMessage failed with error: "a message with ID ${id} already exists"`);
   const parent = parentId ? store.messages.get(parentId) : undefined;
   if (parentId && parent?.cid !== row.cid) {
     throw ApiError.input(`parent message ${parentId} does not exist in this channel`);

@@ -1,0 +1,127 @@
+// Writing while the network is away: the composer stays usable, what is sent shows as sending and
+// waits in the browser, and goes out in order, exactly once, when the network is back (also from
+// a tab opened later, and when an answer was lost on the way back).
+import type { Browser, Page } from 'playwright-core';
+import { StreamChat } from 'stream-chat';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../src/server/index';
+import { collectErrors, eventually, launchChromium, screenshot, startDemoServer } from './browser';
+import { controlNetwork } from './network';
+
+const API_KEY = 'e2e-offline-writing';
+const API_SECRET = 'e2e-offline-writing-secret-long-enough-for-hs256';
+
+let browser: Browser;
+let server: RunningServer;
+let owner: StreamChat;
+
+beforeAll(async () => {
+  [browser, server] = await Promise.all([launchChromium(), startDemoServer(API_KEY, API_SECRET)]);
+  owner = new StreamChat(API_KEY, API_SECRET, { baseURL: server.url });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const widget = (page: Page, part: string) => page.locator(`chat-widget [part~="${part}"]`);
+const own = (page: Page, text: string) => widget(page, 'own-message').filter({ hasText: text });
+
+async function openChat(page: Page) {
+  await page.goto(`${server.url}/?user=alice`);
+  await widget(page, 'launcher').click();
+  await widget(page, 'message-list').waitFor();
+}
+
+async function write(page: Page, text: string) {
+  const input = widget(page, 'composer-input');
+  await input.fill(text);
+  await input.press('Enter');
+  await eventually(() => own(page, text).count()).toBe(1);
+}
+
+/** How many times each text is stored in messaging:general, in the order stored. */
+async function stored(texts: string[]): Promise<string[]> {
+  const { messages } = await owner.channel('messaging', 'general').query({ messages: { limit: 100 } });
+  return messages.map((m) => m.text ?? '').filter((text) => texts.includes(text));
+}
+
+describe('writing while offline', () => {
+  it('keeps what was sent offline, also after the tab is closed, and sends it in order once the network is back', async () => {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 860 } });
+    const network = await controlNetwork(context);
+    const page = await context.newPage();
+    try {
+      await openChat(page);
+      await network.cut();
+      await eventually(() => widget(page, 'offline-banner').count()).toBe(1);
+      const texts = [1, 2, 3].map((n) => `Written in the tunnel, ${n} of 3, ${Date.now()}`);
+      for (const text of texts) await write(page, text);
+      for (const text of texts) expect(await own(page, text).textContent()).toContain('Sending');
+      await screenshot(page, 'offline-sending');
+      // The tab is closed before the network is back: nothing was stored, nothing is lost.
+      await page.close();
+      expect(await stored(texts)).toEqual([]);
+
+      await network.restore();
+      const later = await context.newPage();
+      const errors = collectErrors(later);
+      await openChat(later);
+      await eventually(() => stored(texts)).toEqual(texts);
+      for (const text of texts) await eventually(() => own(later, text).textContent()).not.toContain('Sending');
+      for (const text of texts) expect(await own(later, text).count()).toBe(1);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a send whose answer is lost after the backend stored it ends as that one stored message', async () => {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 860 } });
+    const page = await context.newPage();
+    try {
+      await openChat(page);
+      let dropped = 0;
+      await page.route(/\/channels\/messaging\/general\/message\?/, async (route) => {
+        if (dropped++ > 0) return route.continue();
+        await route.fetch(); // the backend stores it; its answer never reaches the page
+        await route.abort('connectionreset');
+      });
+      const text = `The answer to this one is lost ${Date.now()}`;
+      await write(page, text);
+      // The message arrives by the socket meanwhile; the send is tried again all the same.
+      await eventually(async () => dropped).toBe(2);
+      await eventually(() => own(page, text).textContent()).not.toContain('Sending');
+      expect(await own(page, text).textContent()).not.toMatch(/not sent/i);
+      expect(await stored([text])).toEqual([text]);
+      expect(await own(page, text).count()).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a queued send the backend refuses says why, and the ones after it still go out', async () => {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 860 } });
+    const network = await controlNetwork(context);
+    const page = await context.newPage();
+    try {
+      await openChat(page);
+      await network.cut();
+      // Meanwhile the site lowers the limit: the panel does not know yet.
+      await owner.updateChannelType('messaging', { max_message_length: 60 });
+      const long = `This one grew longer than the site now allows, by a good margin ${Date.now()}`;
+      const after = [`Short one ${Date.now()}`, `Another short ${Date.now()}`];
+      for (const text of [long, ...after]) await write(page, text);
+      await network.restore();
+      await eventually(() => stored(after)).toEqual(after);
+      await eventually(() => own(page, long).textContent()).toMatch(/not sent/i);
+      expect(await own(page, long).getByRole('button', { name: /retry/i }).count()).toBe(1);
+      expect(await stored([long])).toEqual([]);
+      await screenshot(page, 'offline-refused');
+    } finally {
+      await owner.updateChannelType('messaging', { max_message_length: 5000 });
+      await context.close();
+    }
+  });
+});
