@@ -149,10 +149,15 @@ export class ChannelHandle {
   private banTimer: ReturnType<typeof setTimeout> | undefined;
   /** The last message before a gap a recovery left in the messages (see splitAtGap). */
   private gapAfter: string | null = null;
+  /** The messages shown are what the browser kept, not yet what the backend says. */
+  private fromCache = false;
+  private keepTimer: ReturnType<typeof setTimeout> | undefined;
 
+  /** @param keep saves the channel as shown, for the next open (the session's cache) */
   constructor(
     private readonly client: StreamChat,
     ref: ChannelRef,
+    private readonly keep: (channel: Channel) => void = () => undefined,
   ) {
     this.channel = client.channel(ref.type, ref.id);
     this.delivery = new MessageDelivery(this.channel, this.channel.messageComposer, (message) => {
@@ -182,9 +187,32 @@ export class ChannelHandle {
     return this.loading;
   }
 
+  /**
+   * Shows the channel as this browser kept it (the session put it in the client), before or
+   * without the connection; `load` then brings what the backend says.
+   */
+  async showCached() {
+    if (this.state.getLatestValue().status === 'ready' || this.channel.state.messages.length === 0) return;
+    this.fromCache = true;
+    this.stopListening ??= this.listen();
+    await this.showWaiting();
+    this.state.partialNext({ ...this.snapshot(), status: 'ready', error: null });
+  }
+
+  /** What the visitor wrote here and the backend has not stored yet (also from before a reload) shows as sending. */
+  private async showWaiting() {
+    const outbox = outboxFor(this.client);
+    for (const message of await outbox.waiting(this.cid)) this.channel.state.addMessageSorted(message);
+    void outbox.flush();
+  }
+
   private async watch() {
-    this.state.partialNext({ status: 'loading', error: null });
+    // A channel shown from the cache stays on screen while the backend's answer comes.
+    if (this.state.getLatestValue().status !== 'ready') this.state.partialNext({ status: 'loading', error: null });
     try {
+      // The kept page may be far behind: the backend's page replaces it rather than join it with a gap.
+      if (this.fromCache) this.channel.state.clearMessages();
+      this.fromCache = false;
       await this.channel.watch({ messages: { limit: PAGE_SIZE } });
     } catch (error) {
       this.loading = null;
@@ -200,12 +228,10 @@ export class ChannelHandle {
     this.appBan = me?.banned ? { until: me.ban_expires ?? null, app: true } : null;
     this.stopListening ??= this.listen();
     applyChannelLimits(this.channel.messageComposer, this.channel);
-    // What the visitor wrote here before a reload and the backend has not stored yet shows as sending.
-    const outbox = outboxFor(this.client);
-    for (const message of await outbox.waiting(this.cid)) this.channel.state.addMessageSorted(message);
-    void outbox.flush();
+    await this.showWaiting();
     const unreadSince = this.channel.countUnread() > 0 ? (this.channel.lastRead() ?? null) : null;
     this.state.partialNext({ ...this.snapshot(), status: 'ready', unreadSince });
+    this.keep(this.channel);
   }
 
   private listen(): () => void {
@@ -252,6 +278,7 @@ export class ChannelHandle {
       recovered.unsubscribe();
       settled();
       clearTimeout(this.banTimer);
+      clearTimeout(this.keepTimer);
     };
   }
 
@@ -272,6 +299,7 @@ export class ChannelHandle {
     }
     const changed = onlyChanged(this.state.getLatestValue(), Object.assign({}, ...slices.map((slice) => this.slices[slice]())));
     if (changed) this.state.partialNext(changed);
+    if (changed?.messages) this.keepSoon();
   }
 
   private readonly slices: Record<Slice, () => Partial<ChannelViewState>> = {
@@ -351,6 +379,12 @@ export class ChannelHandle {
       ChannelViewState,
       'messages' | 'hasOlder' | 'hasNewer' | 'atLatest' | 'pinned' | 'unreadCount' | 'read' | 'typing' | 'members' | 'watcherCount' | 'onlineCount' | 'memberCount' | 'capabilities' | 'name' | 'ban'
     >;
+  }
+
+  /** Saves the channel for the next open a moment after its messages change (a burst is one write). */
+  private keepSoon() {
+    clearTimeout(this.keepTimer);
+    this.keepTimer = setTimeout(() => this.keep(this.channel), 1000);
   }
 
   /** Loads the page before the oldest message shown; the SDK merges it into the current set. */

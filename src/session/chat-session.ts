@@ -1,4 +1,4 @@
-import { StateStore, StreamChat, type Event, type TokenOrProvider, type UserResponse } from 'stream-chat';
+import { StateStore, StreamChat, type Channel, type Event, type TokenOrProvider, type UserResponse } from 'stream-chat';
 import type { ChannelRef } from '../element/attributes';
 import { ChannelHandle } from './channel-handle';
 import { setupComposer, type ComposerOptions } from './composer-setup';
@@ -9,6 +9,7 @@ import { text } from '../i18n/translate';
 import { fetchToken } from './token-endpoint';
 import { refreshExpiredTokens, shared } from './token-freshness';
 import { closeOutbox, forgetOutbox } from './outbox';
+import { forgetCache, readCache, saveChannel, type VisitorCache } from './visitor-cache';
 import { newGuestId, visitorStorage } from './visitor-storage';
 
 export type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'offline' | 'error';
@@ -23,6 +24,12 @@ export type SessionState = {
   totalUnread: number;
   /** The conversation the token endpoint chose for this visitor; it wins over the attribute. */
   channel: ChannelRef | null;
+  /**
+   * The panel shows what this browser kept of the conversation (see visitor-cache.ts): before the
+   * connection answers, or, when the chat cannot be reached, instead of "could not be opened".
+   * Counts up each time the kept channels are put in the client again.
+   */
+  cached: number;
 };
 
 /** Everything that decides who the visitor is and where the chat lives. */
@@ -48,7 +55,7 @@ const PREPARED_GRACE_MS = 30_000;
  */
 export class ChatSession {
   readonly client: StreamChat;
-  readonly state = new StateStore<SessionState>({ status: 'idle', error: null, warning: null, userId: null, totalUnread: 0, channel: null });
+  readonly state = new StateStore<SessionState>({ status: 'idle', error: null, warning: null, userId: null, totalUnread: 0, channel: null, cached: 0 });
 
   private connecting: Promise<void> | null = null;
   /** Settles once the latest attempt has its socket under way (connectUser called) or has ended. */
@@ -69,6 +76,8 @@ export class ChatSession {
   /** The backend's origins (http(s), ws(s)) the page's Content-Security-Policy has refused. */
   private readonly policyBlocked = new Set<string>();
   private stopPolicyWatch: (() => void) | undefined;
+  /** What this browser kept of this visitor's chat, read when the session opens. */
+  private kept: VisitorCache | null = null;
 
   constructor(
     readonly identity: SessionIdentity,
@@ -108,6 +117,54 @@ export class ChatSession {
       this.policyBlocked.add(origin);
       if (this.state.getLatestValue().status === 'connected') this.state.partialNext({ warning: this.policyWarning() });
     });
+  }
+
+  /** Whose chat the browser's cache holds: one record per backend and identity. */
+  private get cacheIdentity(): string {
+    return JSON.stringify([this.identity.baseUrl, this.identity.tokenEndpoint ?? 'guest']);
+  }
+
+  /** Keeps a channel the visitor has open for the next open (connected only: what the backend said). */
+  keep(channel: Channel): void {
+    if (this.state.getLatestValue().status !== 'connected') return;
+    void saveChannel(this.identity.apiKey, this.cacheIdentity, channel, this.state.getLatestValue().totalUnread);
+  }
+
+  /**
+   * Puts the kept channels in the client as the SDK's offline mode does, so the panel paints them
+   * at once; the composer writes as the kept user (its sends wait in the outbox). The connection,
+   * when it comes, queries them again.
+   */
+  private showKept() {
+    const kept = this.kept;
+    if (!kept || this.client.userID) return;
+    this.client.userID = kept.user.id;
+    this.client.user = kept.user;
+    this.client.hydrateActiveChannels(
+      kept.channels.map((entry) => entry.response),
+      { offlineMode: true },
+    );
+    this.channels.forEach((handle) => handle.dispose());
+    this.channels.clear();
+    const { cached } = this.state.getLatestValue();
+    this.state.partialNext({ cached: cached + 1, userId: kept.user.id, totalUnread: kept.totalUnread });
+  }
+
+  /**
+   * The kept channels were shown as their user (the SDK makes channels only for a client with a
+   * user id): before the real connection, the id goes, and if the visitor turned out to be someone
+   * else, everything kept is dropped.
+   */
+  private async leaveKept(userId: string) {
+    if (!this.state.getLatestValue().cached || this.userSet) return;
+    if (this.kept?.user.id === userId) {
+      delete this.client.userID;
+      return;
+    }
+    this.channels.forEach((handle) => handle.dispose());
+    this.channels.clear();
+    await this.client.disconnectUser().catch(() => undefined);
+    this.state.partialNext({ cached: 0 });
   }
 
   /** Applies to every composer of this client, now and later (the SDK's composer setup hook). */
@@ -180,8 +237,10 @@ export class ChatSession {
     clearTimeout(this.releaseTimer);
     visitorStorage.rememberSession(this.identity.apiKey, false);
     if (!this.identity.tokenEndpoint) visitorStorage.forgetGuest(this.identity.apiKey);
-    const { userID } = this.client;
+    const userID = this.client.userID ?? this.kept?.user.id;
+    this.kept = null;
     await this.close();
+    await forgetCache(this.identity.apiKey, this.cacheIdentity);
     if (userID) await forgetOutbox(this.identity.apiKey, userID);
   }
 
@@ -205,7 +264,7 @@ export class ChatSession {
     const cid = `${ref.type}:${ref.id}`;
     let handle = this.channels.get(cid);
     if (!handle) {
-      handle = new ChannelHandle(this.client, ref);
+      handle = new ChannelHandle(this.client, ref, (channel) => this.keep(channel));
       this.channels.set(cid, handle);
     }
     return handle;
@@ -215,6 +274,12 @@ export class ChatSession {
     const { apiKey, tokenEndpoint, userName } = this.identity;
     this.underWay = new Promise((resolve) => (this.markUnderWay = resolve));
     this.state.partialNext({ status: 'connecting', error: null });
+    // Read beside the token and the socket, never before them: painted only if it comes first.
+    const reading = readCache(apiKey, this.cacheIdentity).then((kept) => {
+      this.kept = kept ?? null;
+      const { status, cached } = this.state.getLatestValue();
+      if (status === 'connecting' && !cached) this.showKept();
+    });
     this.stopPolicyWatch ??= this.watchPolicy();
     // disconnectUser of the previous visitor is awaited before this one's connectUser.
     this.replacing = true;
@@ -255,7 +320,6 @@ export class ChatSession {
         visitorStorage.rememberGuest(apiKey, this.client.userID ?? id);
       }
     } catch (error) {
-      this.userSet = false;
       // A watch sent with the failed connection goes with it; the next attempt watches afresh.
       if (this.early) {
         this.early.dispose();
@@ -266,8 +330,17 @@ export class ChatSession {
       const failure = this.policyFailure() ?? toSessionError('connection-failed', 'error.connect', error);
       if (failure.reason === 'token-unauthorized') visitorStorage.rememberSession(apiKey, false);
       // A failed connect leaves the client half set up; reset it so "try again" starts clean.
-      await this.client.disconnectUser().catch(() => undefined);
+      const halfSet = this.userSet;
+      this.userSet = false;
+      if (halfSet) await this.client.disconnectUser().catch(() => undefined);
       this.state.partialNext({ status: 'error', error: failure });
+      // Unreachable, but this browser kept the conversation: that is shown, under the offline banner.
+      await reading;
+      if (failure.reason === 'connection-failed' || failure.reason === 'token-unreachable') {
+        if (halfSet || !this.state.getLatestValue().cached) this.showKept();
+      } else {
+        this.state.partialNext({ cached: 0 });
+      }
       // Opened without a network: it connects by itself once the browser is online again.
       if (failure.reason === 'connection-failed' || failure.reason === 'token-unreachable') {
         window.addEventListener('online', () => this.state.getLatestValue().status === 'error' && this.connect().catch(() => undefined), { once: true });
@@ -277,8 +350,11 @@ export class ChatSession {
     this.early = null;
     if (this.held) visitorStorage.rememberSession(apiKey, true);
     this.listen();
+    // The token endpoint names someone else than the browser kept: what was kept is theirs no more.
+    if (this.kept && this.kept.user.id !== this.client.userID) void forgetCache(apiKey, this.cacheIdentity);
     this.state.partialNext({
       status: 'connected',
+      cached: 0,
       warning: this.policyWarning(),
       userId: this.client.userID ?? null,
       totalUnread: Number((this.client.user as { total_unread_count?: number } | undefined)?.total_unread_count ?? 0),
@@ -286,7 +362,8 @@ export class ChatSession {
   }
 
   /** connectUser, and the early watch as soon as the client has its user (set synchronously by it). */
-  private connectUser(user: UserResponse & { id: string }, token: TokenOrProvider): Promise<unknown> {
+  private async connectUser(user: UserResponse & { id: string }, token: TokenOrProvider): Promise<unknown> {
+    await this.leaveKept(user.id);
     const connected = this.client.connectUser(user, token);
     this.userSet = true;
     this.startEarlyWatch();
@@ -336,7 +413,7 @@ export class ChatSession {
     this.early = null;
     closeOutbox(this.client);
     await this.client.disconnectUser().catch(() => undefined);
-    this.state.partialNext({ status: 'idle', userId: null });
+    this.state.partialNext({ status: 'idle', userId: null, cached: 0 });
     this.onClosed();
   }
 }

@@ -1,4 +1,5 @@
-import { createStore, del, get, update, type UseStore } from 'idb-keyval';
+import { del, get, update } from 'idb-keyval';
+import { kept } from './browser-store';
 import { formatMessage, type LocalMessage, type Message, type MessageResponse, type SendMessageOptions, type StreamChat } from 'stream-chat';
 
 /**
@@ -12,20 +13,6 @@ export type QueuedSend = { cid: string; message: Message; options?: SendMessageO
 type Outcome = { stored: MessageResponse } | { refused: unknown } | { unreachable: true };
 
 const RETRY_MS = 2000;
-
-let database: UseStore | undefined;
-
-/**
- * Runs `use` on the browser's store, opened on first use (a visitor who never opens the chat gets
- * no database). Without IndexedDB (a private window, a blocked origin) the queue lives in memory.
- */
-async function kept<T>(use: (store: UseStore) => Promise<T>): Promise<T | undefined> {
-  try {
-    return await use((database ??= createStore('chat-widget', 'outbox')));
-  } catch {
-    return undefined;
-  }
-}
 
 /** The provider answers a repeated message id with code 4, "a message with ID … already exists". */
 const isRepeatedId = (error: unknown) => {
@@ -64,7 +51,7 @@ export class Outbox {
     apiKey: string,
     readonly userId: string,
   ) {
-    this.key = `${apiKey}|${userId}`;
+    this.key = `outbox|${apiKey}|${userId}`;
     this.restored = kept((store) => get<QueuedSend[]>(this.key, store)).then((saved = []) => {
       this.queue = [...saved, ...this.queue.filter((send) => !saved.some((k) => k.local.id === send.local.id))];
     });
@@ -174,7 +161,8 @@ const outboxes = new WeakMap<StreamChat, Outbox>();
 
 /** The connected user's outbox on this client (made on first use, so only once the chat is used). */
 export function outboxFor(client: StreamChat): Outbox {
-  const userId = client.userID ?? '';
+  // Before the connection, a panel opened from this browser's cache writes as its user.
+  const userId = client.userID ?? client.user?.id ?? '';
   let outbox = outboxes.get(client);
   if (!outbox || outbox.userId !== userId) {
     outbox?.close();
@@ -192,5 +180,5 @@ export function closeOutbox(client: StreamChat) {
 
 /** The visitor signed out: nothing they wrote stays in this browser. */
 export function forgetOutbox(apiKey: string, userId: string): Promise<void> {
-  return kept((store) => del(`${apiKey}|${userId}`, store)).then(() => undefined);
+  return kept((store) => del(`outbox|${apiKey}|${userId}`, store)).then(() => undefined);
 }

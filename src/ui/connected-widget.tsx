@@ -64,7 +64,7 @@ export function ConnectedWidget({ config, presentation, notify, emit, setOpen }:
   // re-takes it in one task and the connection survives.
   useLayoutEffect(() => session.retain(), [session]);
   useEffect(() => session.setComposerOptions({ drafts: config.drafts }), [session, config.drafts]);
-  const { status, error, warning, userId, totalUnread, channel: granted } = useStateStore(session.state, selectSession);
+  const { status, error, warning, userId, totalUnread, channel: granted, cached } = useStateStore(session.state, selectSession);
   // The conversation the site's token endpoint chose for this visitor wins over the attribute.
   const home = granted ?? config.channel;
 
@@ -85,18 +85,22 @@ export function ConnectedWidget({ config, presentation, notify, emit, setOpen }:
     if (warning) reportError(warning);
   }, [warning]);
 
-  const connected = status === 'connected' || status === 'offline';
+  const live = status === 'connected' || status === 'offline';
+  // Not connected (yet, or the chat cannot be reached), the panel shows what this browser kept.
+  const fromCache = !live && cached > 0;
+  const connected = live || fromCache;
   const [picked, setPicked] = useState<ChannelRef | null>(null);
   const [panel, setPanel] = useState<ChannelPanel>('messages');
   // A channel opened from search replaces the configured one until the reader goes back.
   const ref = picked ?? home;
   const handle = useMemo(
     () => (connected && ref ? session.channel(ref) : null),
-    [connected, session, ref?.type, ref?.id],
+    [connected, session, ref?.type, ref?.id, cached],
   );
   useEffect(() => {
-    if (handle) void handle.load();
-  }, [handle]);
+    if (handle && live) void handle.load();
+    else if (handle) void handle.showCached();
+  }, [handle, live]);
   // A shown panel's message list would pay for the page's ICU set-up (its first Intl formatter,
   // 11–16 ms) just as the channel's answer arrives. The chat connects in the socket's own task,
   // whose microtasks send the early watch; a task queued from here runs after that, while the
@@ -120,7 +124,7 @@ export function ConnectedWidget({ config, presentation, notify, emit, setOpen }:
     setSearching(false);
   }, [session]);
   const [jump, setJump] = useState<{ cid: string; messageId: string } | null>(null);
-  const search = useMemo(() => (connected && userId ? createSearch(session.client, userId) : null), [connected, session, userId]);
+  const search = useMemo(() => (live && userId ? createSearch(session.client, userId) : null), [live, session, userId]);
   useEffect(() => {
     if (!handle || !jump || handle.cid !== jump.cid) return;
     setJump(null);
@@ -159,7 +163,7 @@ export function ConnectedWidget({ config, presentation, notify, emit, setOpen }:
   }, [unread, emit]);
   useNotify(session.client, notify, unread, shown);
 
-  const readyKey = connected && (home ? channel.status === 'ready' : true) ? `${userId}|${ref?.id ?? ''}` : null;
+  const readyKey = live && (home ? channel.status === 'ready' : true) ? `${userId}|${ref?.id ?? ''}` : null;
   useEffect(() => {
     if (readyKey && userId) emit('chat-widget-ready', { userId, channel: handle?.cid ?? null });
   }, [readyKey]);
@@ -177,7 +181,7 @@ export function ConnectedWidget({ config, presentation, notify, emit, setOpen }:
   if (status === 'error' && error?.reason.startsWith('account-')) {
     // A closed account is the site's decision: there is nothing to try again.
     body = <StatusView tone="error" title={say(error.text)} detail={t('panel.contactSite')} />;
-  } else if (status === 'error') {
+  } else if (status === 'error' && !(fromCache && handle && channel.status === 'ready')) {
     body = (
       <StatusView
         tone="error"
@@ -187,7 +191,7 @@ export function ConnectedWidget({ config, presentation, notify, emit, setOpen }:
         onAction={() => session.connect().catch(() => undefined)}
       />
     );
-  } else if (!connected || !userId) {
+  } else if (!connected || !userId || (!live && !handle)) {
     body = <StatusView tone="info" title={t('panel.connecting')} />;
   } else if (searching && search) {
     body = (
@@ -216,7 +220,7 @@ export function ConnectedWidget({ config, presentation, notify, emit, setOpen }:
   }
 
   const toggle = (which: ChannelPanel) => setPanel(panel === which ? 'messages' : which);
-  const channelActions = !searching && handle && channel.status === 'ready' && (
+  const channelActions = live && !searching && handle && channel.status === 'ready' && (
     <>
       <button type="button" className="icon-button" part="threads-button" aria-label={t('panel.threads')} aria-pressed={panel === 'threads'} onClick={() => toggle('threads')}>
         <ThreadsIcon />
@@ -240,7 +244,7 @@ export function ConnectedWidget({ config, presentation, notify, emit, setOpen }:
     </>
   );
   const title = searching ? t('panel.search') : home || picked ? channel.name || t('panel.chat') : t('panel.conversations');
-  const subtitle = !searching && handle && channel.status === 'ready' ? t('panel.online', { count: channel.onlineCount }) : undefined;
+  const subtitle = live && !searching && handle && channel.status === 'ready' ? t('panel.online', { count: channel.onlineCount }) : undefined;
   return (
     <ChatClientContext.Provider value={session.client}>
       <Frame
@@ -253,7 +257,7 @@ export function ConnectedWidget({ config, presentation, notify, emit, setOpen }:
         actions={actions}
         onKeyDown={onPanelKey}
       >
-        {status === 'offline' && (
+        {(status === 'offline' || (fromCache && status === 'error')) && (
           <p className="banner" part="offline-banner" role="status">
             {t('panel.offline')}
           </p>

@@ -1,6 +1,7 @@
 // Writing while the network is away: the composer stays usable, what is sent shows as sending and
 // waits in the browser, and goes out in order, exactly once, when the network is back (also from
-// a tab opened later, and when an answer was lost on the way back).
+// a tab opened later, and when an answer was lost on the way back). And a returning visitor whose
+// chat cannot be reached sees the conversation this browser kept.
 import type { Browser, Page } from 'playwright-core';
 import { StreamChat } from 'stream-chat';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -121,6 +122,57 @@ describe('writing while offline', () => {
       await screenshot(page, 'offline-refused');
     } finally {
       await owner.updateChannelType('messaging', { max_message_length: 5000 });
+      await context.close();
+    }
+  });
+});
+
+/** Everything the widget keeps in this browser's IndexedDB, as text. */
+const keptInBrowser = (page: Page): Promise<string> =>
+  page.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        const request = indexedDB.open('chat-widget');
+        request.onsuccess = () => {
+          const db = request.result;
+          if (!db.objectStoreNames.contains('kept')) return resolve('');
+          const all = db.transaction('kept').objectStore('kept').getAll();
+          all.onsuccess = () => resolve(JSON.stringify(all.result));
+        };
+        request.onerror = () => resolve('');
+      }),
+  );
+
+describe('a returning visitor whose chat cannot be reached', () => {
+  it('opens the conversation this browser kept, under the offline banner; signing out leaves nothing of it', async () => {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 860 } });
+    const page = await context.newPage();
+    try {
+      const kept = `Kept for the way home ${Date.now()}`;
+      await openChat(page);
+      await owner.channel('messaging', 'general').sendMessage({ text: kept, user_id: 'bob' });
+      await eventually(() => widget(page, 'message').filter({ hasText: kept }).count()).toBe(1);
+      await eventually(() => keptInBrowser(page)).toContain(kept);
+      await page.close();
+
+      // Every call to the chat and its token endpoint fails; the page and the script still load.
+      const again = await context.newPage();
+      const errors = collectErrors(again);
+      await again.route(/\/(channels|demo\/token|guest|app|users|connect|longpoll)/, (route) => route.abort('internetdisconnected'));
+      await again.goto(`${server.url}/?user=alice`);
+      await widget(again, 'launcher').click();
+      await eventually(() => widget(again, 'message').filter({ hasText: kept }).count()).toBe(1);
+      await eventually(() => widget(again, 'offline-banner').count()).toBe(1);
+      expect(await again.getByText('could not be opened').count()).toBe(0);
+      expect(await again.getByText('unavailable').count()).toBe(0);
+      await screenshot(again, 'cached-open-offline');
+
+      // The site signs Alice out: what the browser kept of her goes.
+      await again.locator('chat-widget').evaluate((el) => el.removeAttribute('token-endpoint'));
+      await eventually(async () => (await keptInBrowser(again)).includes(kept)).toBe(false);
+      expect(await keptInBrowser(again)).not.toContain('alice');
+      expect(errors.filter((error) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(error))).toEqual([]);
+    } finally {
       await context.close();
     }
   });

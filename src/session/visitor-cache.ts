@@ -1,0 +1,70 @@
+import { del, get, update } from 'idb-keyval';
+import type { Channel, ChannelAPIResponse, MessageResponse, UserResponse } from 'stream-chat';
+import { kept } from './browser-store';
+
+/** What this browser keeps of a visitor's chat, to open it before (or without) the network. */
+export type VisitorCache = {
+  user: UserResponse & { id: string };
+  totalUnread: number;
+  /** The channels the visitor opened, each as the backend answered it (one page), newest saved last. */
+  channels: Array<{ savedAt: number; response: ChannelAPIResponse }>;
+};
+
+/** Bounds: the most recent channels, one page each, and a size for the whole. */
+const MAX_CHANNELS = 30;
+const MAX_MESSAGES = 25;
+const MAX_MEMBERS = 100;
+const MAX_BYTES = 1_000_000;
+
+/** One record per API key and identity (the token endpoint, or the guest of this browser). */
+const keyOf = (apiKey: string, identity: string) => `cache|${apiKey}|${identity}`;
+
+export const readCache = (apiKey: string, identity: string): Promise<VisitorCache | undefined> =>
+  kept((store) => get<VisitorCache>(keyOf(apiKey, identity), store));
+
+/** Signing out, or another visitor: nothing of this one stays in the browser. */
+export const forgetCache = (apiKey: string, identity: string): Promise<unknown> => kept((store) => del(keyOf(apiKey, identity), store));
+
+/** A channel as the backend would answer it, from what the SDK holds: its latest page, for the cache. */
+function responseOf(channel: Channel): ChannelAPIResponse | null {
+  const { state, data } = channel;
+  const latest = state.messageSets.find((set) => set.isLatest);
+  if (!data || !latest) return null;
+  const messages = latest.messages.filter((message) => message.status === 'received').slice(-MAX_MESSAGES);
+  return {
+    channel: data,
+    messages: messages as unknown as MessageResponse[],
+    members: Object.values(state.members).slice(0, MAX_MEMBERS),
+    membership: state.membership,
+    pinned_messages: [],
+    read: Object.values(state.read).map((read) => ({
+      user: read.user,
+      last_read: read.last_read.toISOString(),
+      last_read_message_id: read.last_read_message_id,
+      unread_messages: read.unread_messages,
+    })),
+    watcher_count: state.watcher_count,
+    duration: '',
+  } as ChannelAPIResponse;
+}
+
+/** Keeps the channel's latest page (and the visitor's user and unread total) for the next open. */
+export function saveChannel(apiKey: string, identity: string, channel: Channel, totalUnread: number): Promise<unknown> {
+  const user = channel.getClient().user;
+  const response = responseOf(channel);
+  if (!user?.id || !response) return Promise.resolve();
+  const own = { ...(user as UserResponse & { id: string }) };
+  return kept((store) =>
+    update<VisitorCache>(
+      keyOf(apiKey, identity),
+      (previous) => {
+        const others = previous?.user.id === own.id ? previous.channels.filter((entry) => entry.response.channel.cid !== channel.cid) : [];
+        const channels = [...others, { savedAt: Date.now(), response }].slice(-MAX_CHANNELS);
+        // Over the size, the channels saved longest ago go first; the one just saved stays.
+        while (channels.length > 1 && JSON.stringify(channels).length > MAX_BYTES) channels.shift();
+        return { user: own, totalUnread, channels };
+      },
+      store,
+    ),
+  );
+}
