@@ -2,35 +2,21 @@
 // waits in the browser, and goes out in order, exactly once, when the network is back (also from
 // a tab opened later, and when an answer was lost on the way back). And a returning visitor whose
 // chat cannot be reached sees the conversation this browser kept.
-import type { Browser, Page } from 'playwright-core';
-import { StreamChat } from 'stream-chat';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../src/server/index';
-import { collectErrors, eventually, launchChromium, screenshot, startDemoServer } from './browser';
-import { controlNetwork } from './network';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { collectErrors, eventually, screenshot } from './browser';
+import { cutOffVisitor, ownedDemo } from './network';
 
 const API_KEY = 'e2e-offline-writing';
 const API_SECRET = 'e2e-offline-writing-secret-long-enough-for-hs256';
 
-let browser: Browser;
-let server: RunningServer;
-let owner: StreamChat;
-
-beforeAll(async () => {
-  [browser, server] = await Promise.all([launchChromium(), startDemoServer(API_KEY, API_SECRET)]);
-  owner = new StreamChat(API_KEY, API_SECRET, { baseURL: server.url });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const demo = ownedDemo(API_KEY, API_SECRET);
 
 const widget = (page: Page, part: string) => page.locator(`chat-widget [part~="${part}"]`);
 const own = (page: Page, text: string) => widget(page, 'own-message').filter({ hasText: text });
 
 async function openChat(page: Page) {
-  await page.goto(`${server.url}/?user=alice`);
+  await page.goto(`${demo.server.url}/?user=alice`);
   await widget(page, 'launcher').click();
   await widget(page, 'message-list').waitFor();
 }
@@ -44,15 +30,13 @@ async function write(page: Page, text: string) {
 
 /** How many times each text is stored in messaging:general, in the order stored. */
 async function stored(texts: string[]): Promise<string[]> {
-  const { messages } = await owner.channel('messaging', 'general').query({ messages: { limit: 100 } });
+  const { messages } = await demo.owner.channel('messaging', 'general').query({ messages: { limit: 100 } });
   return messages.map((m) => m.text ?? '').filter((text) => texts.includes(text));
 }
 
 describe('writing while offline', () => {
   it('keeps what was sent offline, also after the tab is closed, and sends it in order once the network is back', async () => {
-    const context = await browser.newContext({ viewport: { width: 1200, height: 860 } });
-    const network = await controlNetwork(context);
-    const page = await context.newPage();
+    const { context, page, network } = await cutOffVisitor(demo.browser);
     try {
       await openChat(page);
       await network.cut();
@@ -79,7 +63,7 @@ describe('writing while offline', () => {
   });
 
   it('a send whose answer is lost after the backend stored it ends as that one stored message', async () => {
-    const context = await browser.newContext({ viewport: { width: 1200, height: 860 } });
+    const context = await demo.browser.newContext({ viewport: { width: 1200, height: 860 } });
     const page = await context.newPage();
     try {
       await openChat(page);
@@ -103,14 +87,12 @@ describe('writing while offline', () => {
   });
 
   it('a queued send the backend refuses says why, and the ones after it still go out', async () => {
-    const context = await browser.newContext({ viewport: { width: 1200, height: 860 } });
-    const network = await controlNetwork(context);
-    const page = await context.newPage();
+    const { context, page, network } = await cutOffVisitor(demo.browser);
     try {
       await openChat(page);
       await network.cut();
       // Meanwhile the site lowers the limit: the panel does not know yet.
-      await owner.updateChannelType('messaging', { max_message_length: 60 });
+      await demo.owner.updateChannelType('messaging', { max_message_length: 60 });
       const long = `This one grew longer than the site now allows, by a good margin ${Date.now()}`;
       const after = [`Short one ${Date.now()}`, `Another short ${Date.now()}`];
       for (const text of [long, ...after]) await write(page, text);
@@ -121,7 +103,7 @@ describe('writing while offline', () => {
       expect(await stored([long])).toEqual([]);
       await screenshot(page, 'offline-refused');
     } finally {
-      await owner.updateChannelType('messaging', { max_message_length: 5000 });
+      await demo.owner.updateChannelType('messaging', { max_message_length: 5000 });
       await context.close();
     }
   });
@@ -145,12 +127,12 @@ const keptInBrowser = (page: Page): Promise<string> =>
 
 describe('a returning visitor whose chat cannot be reached', () => {
   it('opens the conversation this browser kept, under the offline banner; signing out leaves nothing of it', async () => {
-    const context = await browser.newContext({ viewport: { width: 1200, height: 860 } });
+    const context = await demo.browser.newContext({ viewport: { width: 1200, height: 860 } });
     const page = await context.newPage();
     try {
       const kept = `Kept for the way home ${Date.now()}`;
       await openChat(page);
-      await owner.channel('messaging', 'general').sendMessage({ text: kept, user_id: 'bob' });
+      await demo.owner.channel('messaging', 'general').sendMessage({ text: kept, user_id: 'bob' });
       await eventually(() => widget(page, 'message').filter({ hasText: kept }).count()).toBe(1);
       await eventually(() => keptInBrowser(page)).toContain(kept);
       await page.close();
@@ -159,7 +141,7 @@ describe('a returning visitor whose chat cannot be reached', () => {
       const again = await context.newPage();
       const errors = collectErrors(again);
       await again.route(/\/(channels|demo\/token|guest|app|users|connect|longpoll)/, (route) => route.abort('internetdisconnected'));
-      await again.goto(`${server.url}/?user=alice`);
+      await again.goto(`${demo.server.url}/?user=alice`);
       await widget(again, 'launcher').click();
       await eventually(() => widget(again, 'message').filter({ hasText: kept }).count()).toBe(1);
       await eventually(() => widget(again, 'offline-banner').count()).toBe(1);

@@ -1,40 +1,24 @@
 // The visitor's network goes away and comes back while the panel is open. The browser is cut off
 // (offline mode, its sockets closed by the test, new ones refused until the network is back), the
 // backend keeps running, and Bob goes on writing through the site owner's server SDK meanwhile.
-import type { Browser, Page } from 'playwright-core';
-import { StreamChat } from 'stream-chat';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../src/server/index';
-import { eventually, launchChromium, startDemoServer, collectErrors, screenshot } from './browser';
-import { controlNetwork, listedTexts, type Network } from './network';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { collectErrors, eventually, screenshot } from './browser';
+import { cutOffVisitor, listedTexts, ownedDemo, type Network } from './network';
 
 const API_KEY = 'e2e-reconnect';
 const API_SECRET = 'e2e-reconnect-secret-long-enough-for-hs256';
 
-let browser: Browser;
-let server: RunningServer;
-let owner: StreamChat;
-
-beforeAll(async () => {
-  [browser, server] = await Promise.all([launchChromium(), startDemoServer(API_KEY, API_SECRET)]);
-  owner = new StreamChat(API_KEY, API_SECRET, { baseURL: server.url });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const demo = ownedDemo(API_KEY, API_SECRET);
 
 const widget = (page: Page, part: string) => page.locator(`chat-widget [part~="${part}"]`);
 const message = (page: Page, text: string) => widget(page, 'message').filter({ hasText: text });
 
 /** A visitor on the demo's `path` with every socket routed through the test, and their page errors collected. */
 async function visitor(path: string) {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 860 } });
-  const network = await controlNetwork(context);
-  const page = await context.newPage();
+  const { context, page, network } = await cutOffVisitor(demo.browser);
   const errors = collectErrors(page);
-  await page.goto(`${server.url}${path}`);
+  await page.goto(`${demo.server.url}${path}`);
   return { context, page, network, errors };
 }
 
@@ -47,7 +31,7 @@ async function outage(network: Network, meanwhile: () => Promise<unknown>) {
 
 const bobSays = (channel: string, texts: string[], parent_id?: string) =>
   texts.reduce<Promise<unknown>>(
-    (previous, text) => previous.then(() => owner.channel('messaging', channel).sendMessage({ text, user_id: 'bob', ...(parent_id ? { parent_id } : {}) })),
+    (previous, text) => previous.then(() => demo.owner.channel('messaging', channel).sendMessage({ text, user_id: 'bob', ...(parent_id ? { parent_id } : {}) })),
     Promise.resolve(),
   );
 
@@ -104,7 +88,7 @@ describe('after the network comes back', () => {
     try {
       await widget(page, 'launcher').click();
       const parent = `Which trail on Sunday? ${Date.now()}`;
-      const { message: sent } = await owner.channel('messaging', 'general').sendMessage({ text: parent, user_id: 'bob' });
+      const { message: sent } = await demo.owner.channel('messaging', 'general').sendMessage({ text: parent, user_id: 'bob' });
       await bobSays('general', ['The ridge first'], sent.id);
       await message(page, parent).hover();
       await message(page, parent).locator('[part~="message-actions-button"]').click();
@@ -123,9 +107,9 @@ describe('after the network comes back', () => {
 
   it('the conversation list (an agent\'s inbox) shows the new order, previews and unread counts', async () => {
     const suffix = Date.now();
-    await owner.upsertUsers([{ id: 'sam', name: 'Sam' }]);
+    await demo.owner.upsertUsers([{ id: 'sam', name: 'Sam' }]);
     for (const id of [`quiet-${suffix}`, `busy-${suffix}`]) {
-      await owner.channel('messaging', id, { name: id, members: ['sam', 'bob'], created_by_id: 'bob' } as never).create();
+      await demo.owner.channel('messaging', id, { name: id, members: ['sam', 'bob'], created_by_id: 'bob' } as never).create();
     }
     await bobSays(`busy-${suffix}`, ['Opening the shop at nine']);
     await bobSays(`quiet-${suffix}`, ['Nothing new here']);
