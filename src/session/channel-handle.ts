@@ -457,6 +457,11 @@ export class ChannelHandle {
     this.state.partialNext({ notice });
   }
 
+  /** The visitor's reaction on a message here (or in one of its threads), through the outbox: shown at once, sent when it can be. */
+  react(message: LocalMessage, type: string, remove: boolean): Promise<void> {
+    return outboxFor(this.client).react(this.cid, message, type, remove);
+  }
+
   send(): Promise<SendResult> {
     this.holdRead = false;
     return this.delivery.send();

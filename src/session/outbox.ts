@@ -9,8 +9,13 @@ import { formatMessage, type LocalMessage, type Message, type MessageResponse, t
  */
 export type QueuedSend = { cid: string; message: Message; options?: SendMessageOptions; local: LocalMessage };
 
-/** How one send ended: stored (also when an earlier try had stored it), refused, or to be tried again. */
-type Outcome = { stored: MessageResponse } | { refused: unknown } | { unreachable: true };
+/** A reaction given or taken back, as the SDK's `send-reaction` and `delete-reaction` tasks. */
+type QueuedReaction = { cid: string; reaction: { messageId: string; type: string; remove: boolean } };
+
+type Queued = QueuedSend | QueuedReaction;
+
+/** How one try ended: stored (also when an earlier try had stored it), refused, or to be tried again. */
+type Outcome = { stored: MessageResponse | null } | { refused: unknown } | { unreachable: true };
 
 const RETRY_MS = 2000;
 
@@ -36,7 +41,7 @@ const isTransient = (error: unknown) => {
  * stays shown as not sent, with its reason, for a retry.
  */
 export class Outbox {
-  private queue: QueuedSend[] = [];
+  private queue: Queued[] = [];
   private readonly refused = new Map<string, QueuedSend>();
   private flushing: Promise<void> | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -52,8 +57,8 @@ export class Outbox {
     readonly userId: string,
   ) {
     this.key = `outbox|${apiKey}|${userId}`;
-    this.restored = kept((store) => get<QueuedSend[]>(this.key, store)).then((saved = []) => {
-      this.queue = [...saved, ...this.queue.filter((send) => !saved.some((k) => k.local.id === send.local.id))];
+    this.restored = kept((store) => get<Queued[]>(this.key, store)).then((saved = []) => {
+      this.queue = [...saved, ...this.queue];
     });
     const wake = () => void this.flush();
     const subscriptions = [client.on('connection.recovered', wake), client.on('connection.changed', (event) => event.online && wake())];
@@ -69,7 +74,7 @@ export class Outbox {
   /** The sends waiting in a channel, to show after a reload. */
   async waiting(cid: string): Promise<LocalMessage[]> {
     await this.restored;
-    return this.queue.filter((send) => send.cid === cid).map((send) => ({ ...send.local, status: 'sending' }));
+    return this.queue.flatMap((entry) => ('local' in entry && entry.cid === cid ? [{ ...entry.local, status: 'sending' }] : []));
   }
 
   private get reachable(): boolean {
@@ -83,13 +88,33 @@ export class Outbox {
    */
   async send(send: QueuedSend): Promise<MessageResponse | null> {
     this.refused.delete(send.local.id);
+    const outcome = await this.submit(send);
+    if (outcome && 'refused' in outcome) throw outcome.refused;
+    return outcome && 'stored' in outcome ? outcome.stored : null;
+  }
+
+  /**
+   * The visitor reacts to `message` (or takes a reaction back): shown at once, sent now or when
+   * the connection is back, after everything written before it. A refusal puts the message back
+   * as it was and is thrown.
+   */
+  async react(cid: string, message: LocalMessage, type: string, remove: boolean): Promise<void> {
+    this.settle(withOwnReaction(message, type, remove, this.client.user));
+    const outcome = await this.submit({ cid, reaction: { messageId: message.id, type, remove } });
+    if (outcome && 'refused' in outcome) {
+      this.settle(message);
+      throw outcome.refused;
+    }
+  }
+
+  /** Tries it now when nothing waits before it and the chat can be reached; else queues it (null). */
+  private async submit(entry: Queued): Promise<Outcome | null> {
     await this.restored;
     if (this.queue.length === 0 && this.reachable) {
-      const outcome = await this.attempt(send);
-      if ('stored' in outcome) return outcome.stored;
-      if ('refused' in outcome) throw outcome.refused;
+      const outcome = await this.attempt(entry);
+      if (!('unreachable' in outcome)) return outcome;
     }
-    this.queue.push(send);
+    this.queue.push(entry);
     await this.save();
     this.later();
     return null;
@@ -110,28 +135,36 @@ export class Outbox {
   private async drain() {
     await this.restored;
     while (this.queue[0] && this.reachable) {
-      const send = this.queue[0];
-      const outcome = await this.attempt(send);
+      const entry = this.queue[0];
+      const outcome = await this.attempt(entry);
       if ('unreachable' in outcome) return this.later();
       this.queue.shift();
       await this.save();
-      if ('stored' in outcome) this.settle({ ...formatMessage(outcome.stored), status: 'received' });
-      else this.settle({ ...send.local, cid: send.cid, status: 'failed', error: outcome.refused as LocalMessage['error'] });
+      // A refused reaction is left to the next read of the message; a refused message says why.
+      if ('stored' in outcome && outcome.stored) this.settle({ ...formatMessage(outcome.stored), status: 'received' });
+      else if ('refused' in outcome && 'local' in entry) {
+        this.settle({ ...entry.local, cid: entry.cid, status: 'failed', error: outcome.refused as LocalMessage['error'] });
+      }
     }
   }
 
-  private async attempt(send: QueuedSend): Promise<Outcome> {
-    const [type, id] = send.cid.split(':', 2) as [string, string];
-    const channel = this.client.activeChannels[send.cid] ?? this.client.channel(type, id);
+  private async attempt(entry: Queued): Promise<Outcome> {
+    const [type, id] = entry.cid.split(':', 2) as [string, string];
+    const channel = this.client.activeChannels[entry.cid] ?? this.client.channel(type, id);
     try {
-      return { stored: (await channel.sendMessage(send.message, send.options)).message };
+      if ('local' in entry) return { stored: (await channel.sendMessage(entry.message, entry.options)).message };
+      const { messageId, type: kind, remove } = entry.reaction;
+      // The SDK asks a channel for reactions only once it is watched again.
+      if (!channel.initialized) return { unreachable: true };
+      await (remove ? channel.deleteReaction(messageId, kind) : channel.sendReaction(messageId, { type: kind }));
+      return { stored: null };
     } catch (error) {
-      if (isRepeatedId(error)) {
-        const stored = await this.client.getMessage(send.local.id).catch(() => null);
+      if ('local' in entry && isRepeatedId(error)) {
+        const stored = await this.client.getMessage(entry.local.id).catch(() => null);
         return stored ? { stored: stored.message } : { unreachable: true };
       }
       if (isTransient(error)) return { unreachable: true };
-      this.refused.set(send.local.id, send);
+      if ('local' in entry) this.refused.set(entry.local.id, entry);
       return { refused: error };
     }
   }
@@ -147,7 +180,7 @@ export class Outbox {
   }
 
   private save(): Promise<void> {
-    const queue = this.queue.map(({ cid, message, options, local }) => ({ cid, message, options, local: { ...local, error: undefined } }));
+    const queue = this.queue.map((entry) => ('local' in entry ? { ...entry, local: { ...entry.local, error: undefined } } : entry));
     return kept((store) => update(this.key, () => queue, store)).then(() => undefined);
   }
 
@@ -155,6 +188,25 @@ export class Outbox {
     this.stop();
     clearTimeout(this.retryTimer);
   }
+}
+
+/** The message as it will be once the visitor's reaction of `type` is added or taken back. */
+function withOwnReaction(message: LocalMessage, type: string, remove: boolean, user: StreamChat['user']): LocalMessage {
+  const own = message.own_reactions ?? [];
+  const had = own.some((reaction) => reaction.type === type);
+  if (had !== remove) return message;
+  const now = new Date().toISOString();
+  const groups = { ...message.reaction_groups };
+  const group = groups[type] ?? { count: 0, sum_scores: 0, first_reaction_at: now, last_reaction_at: now };
+  const count = group.count + (remove ? -1 : 1);
+  if (count > 0) groups[type] = { ...group, count, sum_scores: Math.max(0, group.sum_scores + (remove ? -1 : 1)), last_reaction_at: now };
+  else delete groups[type];
+  const mine = { type, message_id: message.id, user_id: user?.id, user: user ?? undefined, score: 1, created_at: now, updated_at: now };
+  return {
+    ...message,
+    reaction_groups: groups,
+    own_reactions: remove ? own.filter((reaction) => reaction.type !== type) : [...own, mine as NonNullable<LocalMessage['own_reactions']>[number]],
+  };
 }
 
 const outboxes = new WeakMap<StreamChat, Outbox>();

@@ -116,7 +116,7 @@ export function ChannelView({ handle, panel, setPanel, ownUserId, onSendResult }
       onAction: (message: LocalMessage, action: Parameters<typeof runAction>[2]) =>
         void runAction(handle.channel, message, action).then((notice) => notice && handle.setNotice(notice)),
       onReact: (message: LocalMessage, type: string, remove: boolean) =>
-        void (remove ? handle.channel.deleteReaction(message.id, type) : handle.channel.sendReaction(message.id, { type })).catch(
+        void handle.react(message, type, remove).catch(
           (failure: unknown) => handle.setNotice(text('channel.reactionFailed', { why: why(failure) })),
         ),
       onJumpTo: (id: string) => {

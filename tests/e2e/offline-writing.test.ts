@@ -35,15 +35,24 @@ async function stored(texts: string[]): Promise<string[]> {
 }
 
 describe('writing while offline', () => {
-  it('keeps what was sent offline, also after the tab is closed, and sends it in order once the network is back', async () => {
+  it('keeps what was sent and reacted offline, also after the tab is closed, and sends it in order once the network is back', async () => {
     const { context, page, network } = await cutOffVisitor(demo.browser);
     try {
+      const reactTo = `Anyone for the coast path? ${Date.now()}`;
+      const { message: bobs } = await demo.owner.channel('messaging', 'general').sendMessage({ text: reactTo, user_id: 'bob' });
       await openChat(page);
+      const theirs = widget(page, 'message').filter({ hasText: reactTo });
+      await eventually(() => theirs.count()).toBe(1);
       await network.cut();
       await eventually(() => widget(page, 'offline-banner').count()).toBe(1);
       const texts = [1, 2, 3].map((n) => `Written in the tunnel, ${n} of 3, ${Date.now()}`);
       for (const text of texts) await write(page, text);
       for (const text of texts) expect(await own(page, text).textContent()).toContain('Sending');
+      // A reaction made offline shows at once.
+      await theirs.hover();
+      await theirs.locator('[part~="message-actions-button"]').click();
+      await page.getByRole('menuitem', { name: 'React with like' }).click();
+      await eventually(() => theirs.locator('[part~="reaction"]').textContent()).toMatch(/👍\s*1/);
       await screenshot(page, 'offline-sending');
       // The tab is closed before the network is back: nothing was stored, nothing is lost.
       await page.close();
@@ -56,6 +65,8 @@ describe('writing while offline', () => {
       await eventually(() => stored(texts)).toEqual(texts);
       for (const text of texts) await eventually(() => own(later, text).textContent()).not.toContain('Sending');
       for (const text of texts) expect(await own(later, text).count()).toBe(1);
+      await eventually(async () => (await demo.owner.getMessage(bobs.id)).message.reaction_groups?.like?.count).toBe(1);
+      await eventually(() => widget(later, 'message').filter({ hasText: reactTo }).locator('[part~="reaction"]').textContent()).toMatch(/👍\s*1/);
       expect(errors).toEqual([]);
     } finally {
       await context.close();

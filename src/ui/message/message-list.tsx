@@ -150,7 +150,7 @@ export function MessageList({ handle, ownUserId, onSendResult, onOpenThread }: M
             )
           : void runAction(handle.channel, message, action).then((notice) => notice && handle.setNotice(notice)),
       onReact: (message, type, remove) =>
-        void (remove ? handle.channel.deleteReaction(message.id, type) : handle.channel.sendReaction(message.id, { type })).catch(
+        void handle.react(message, type, remove).catch(
           (error: unknown) => handle.setNotice(text('channel.reactionFailed', { why: why(error) })),
         ),
       onOpenThread,
