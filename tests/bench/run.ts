@@ -14,6 +14,8 @@ import search from './search';
 import memory from './memory';
 import messageLatency from './message-latency';
 import openToMessage from './open-to-message';
+import cachedOpen from './cached-open';
+import reconnect from './reconnect';
 import { bodyBomb, deadClients, slowReaders, soak, soakTimeoutMs } from './holds';
 import type { BenchRow } from './types';
 
@@ -21,6 +23,9 @@ const benches: Array<[string, () => Promise<BenchRow[]>, number?]> = [
   ['bundle', bundleSize],
   ['host page', hostPage],
   ['open to first message', openToMessage],
+  // The visitor's network (issue 36): an outage with messages missed meanwhile.
+  ['reconnect', reconnect],
+  ['cached open', cachedOpen],
   ['backend message latency', messageLatency],
   ['backend fan-out', fanout],
   // Big rooms (issue 18): N sockets joining one N-member channel at once.

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { StreamChat } from 'stream-chat';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server/index';
 
 export const OUTPUT_DIR = join(process.cwd(), 'tests', 'output');
@@ -67,4 +68,23 @@ export async function openChat(browser: Browser, serverUrl: string, user: string
   await visitor.page.locator('chat-widget [part~="launcher"]').click();
   await visitor.page.locator('chat-widget [part~="message-list"]').waitFor();
   return visitor;
+}
+
+export type OwnedDemo = { browser: Browser; server: RunningServer; owner: StreamChat };
+
+/**
+ * The suite's Chromium and demo backend, with the site owner's server client (the real SDK with
+ * the app secret), through which the other people in a test write while a visitor is cut off.
+ */
+export function ownedDemo(apiKey: string, apiSecret: string): OwnedDemo {
+  const demo = {} as OwnedDemo;
+  beforeAll(async () => {
+    [demo.browser, demo.server] = await Promise.all([launchChromium(), startDemoServer(apiKey, apiSecret)]);
+    demo.owner = new StreamChat(apiKey, apiSecret, { baseURL: demo.server.url });
+  });
+  afterAll(async () => {
+    await demo.browser?.close();
+    await demo.server?.close();
+  });
+  return demo;
 }

@@ -1,8 +1,4 @@
 import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
-import { StreamChat } from 'stream-chat';
-import { afterAll, beforeAll } from 'vitest';
-import type { RunningServer } from '../../src/server/index';
-import { launchChromium, startDemoServer } from './browser';
 
 /**
  * The visitor's network under the test's control. Chromium's offline mode does not always cut a
@@ -94,23 +90,4 @@ export async function cutOffVisitor(browser: Browser): Promise<{ context: Browse
   const context = await browser.newContext({ viewport: { width: 1200, height: 860 } });
   const network = await controlNetwork(context);
   return { context, page: await context.newPage(), network };
-}
-
-export type OwnedDemo = { browser: Browser; server: RunningServer; owner: StreamChat };
-
-/**
- * The suite's Chromium and demo backend, with the site owner's server client (the real SDK with
- * the app secret), through which the other people in a test write while a visitor is cut off.
- */
-export function ownedDemo(apiKey: string, apiSecret: string): OwnedDemo {
-  const demo = {} as OwnedDemo;
-  beforeAll(async () => {
-    [demo.browser, demo.server] = await Promise.all([launchChromium(), startDemoServer(apiKey, apiSecret)]);
-    demo.owner = new StreamChat(apiKey, apiSecret, { baseURL: demo.server.url });
-  });
-  afterAll(async () => {
-    await demo.browser?.close();
-    await demo.server?.close();
-  });
-  return demo;
 }

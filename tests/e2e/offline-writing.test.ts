@@ -4,8 +4,8 @@
 // chat cannot be reached sees the conversation this browser kept.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { collectErrors, eventually, screenshot } from './browser';
-import { cutOffVisitor, ownedDemo } from './network';
+import { collectErrors, eventually, ownedDemo, screenshot } from './browser';
+import { cutOffVisitor } from './network';
 
 const API_KEY = 'e2e-offline-writing';
 const API_SECRET = 'e2e-offline-writing-secret-long-enough-for-hs256';

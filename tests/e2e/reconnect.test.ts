@@ -3,8 +3,8 @@
 // backend keeps running, and Bob goes on writing through the site owner's server SDK meanwhile.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { collectErrors, eventually, screenshot } from './browser';
-import { cutOffVisitor, listedTexts, ownedDemo, type Network } from './network';
+import { collectErrors, eventually, ownedDemo, screenshot } from './browser';
+import { cutOffVisitor, listedTexts, type Network } from './network';
 
 const API_KEY = 'e2e-reconnect';
 const API_SECRET = 'e2e-reconnect-secret-long-enough-for-hs256';
