@@ -196,6 +196,8 @@ export class ChannelHandle {
     this.fromCache = true;
     this.stopListening ??= this.listen();
     await this.showWaiting();
+    // The backend's answer may have come (or be on its way) meanwhile: that one is shown instead.
+    if (!this.fromCache || this.state.getLatestValue().status === 'ready') return;
     this.state.partialNext({ ...this.snapshot(), status: 'ready', error: null });
   }
 

@@ -161,10 +161,20 @@ export class ChatSession {
       delete this.client.userID;
       return;
     }
+    await this.dropKept();
+  }
+
+  /** What was shown from the cache is not this visitor's: off the screen and out of the browser. */
+  private async dropKept() {
+    const previous = this.kept?.user.id;
+    this.kept = null;
     this.channels.forEach((handle) => handle.dispose());
     this.channels.clear();
+    closeOutbox(this.client);
     await this.client.disconnectUser().catch(() => undefined);
     this.state.partialNext({ cached: 0 });
+    await forgetCache(this.identity.apiKey, this.cacheIdentity);
+    if (previous) await forgetOutbox(this.identity.apiKey, previous);
   }
 
   /** Applies to every composer of this client, now and later (the SDK's composer setup hook). */
@@ -275,7 +285,8 @@ export class ChatSession {
     this.underWay = new Promise((resolve) => (this.markUnderWay = resolve));
     this.state.partialNext({ status: 'connecting', error: null });
     // Read beside the token and the socket, never before them: painted only if it comes first.
-    const reading = readCache(apiKey, this.cacheIdentity).then((kept) => {
+    // Only for a browser that had a session here: a visitor the site signed out (or refused) is not shown.
+    const reading = (visitorStorage.hadSession(apiKey) ? readCache(apiKey, this.cacheIdentity) : Promise.resolve(undefined)).then((kept) => {
       this.kept = kept ?? null;
       const { status, cached } = this.state.getLatestValue();
       if (status === 'connecting' && !cached) this.showKept();
@@ -338,7 +349,13 @@ export class ChatSession {
       await reading;
       if (failure.reason === 'connection-failed' || failure.reason === 'token-unreachable') {
         if (halfSet || !this.state.getLatestValue().cached) this.showKept();
-      } else {
+      } else if (failure.reason === 'token-unauthorized') {
+        await this.dropKept();
+      } else if (this.state.getLatestValue().cached) {
+        // Reachable but refused: the kept view goes, so that "try again" starts from a clean client.
+        this.channels.forEach((handle) => handle.dispose());
+        this.channels.clear();
+        await this.client.disconnectUser().catch(() => undefined);
         this.state.partialNext({ cached: 0 });
       }
       // Opened without a network: it connects by itself once the browser is online again.

@@ -42,9 +42,10 @@ export class MessageDelivery {
 
   async retry(messageId: string): Promise<SendResult> {
     const local = this.channel.state.findMessage(messageId, this.composer.threadId ?? undefined);
-    if (!local) return null;
+    const outbox = outboxFor(this.channel.getClient());
+    if (!local || !outbox.canRetry(messageId)) return null;
     this.show({ ...local, status: 'sending', error: undefined });
-    return this.deliver(outboxFor(this.channel.getClient()).retry(messageId), local);
+    return this.deliver(outbox.retry(messageId), local);
   }
 
   private async edit(localMessage: LocalMessage): Promise<SendResult> {

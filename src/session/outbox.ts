@@ -25,11 +25,18 @@ const isRepeatedId = (error: unknown) => {
   return code === 4 && /already exists/.test(message ?? '');
 };
 
-/** No answer came (offline, a dropped response, a time-out) or a server fault: the send may work later. */
+/**
+ * No answer came (offline, a dropped response, a time-out) or a server fault: the send may work
+ * later. An error the SDK itself threw (no request made) is not one: it would block the queue.
+ */
 const isTransient = (error: unknown) => {
-  const status = (error as { status?: number; response?: { status?: number } }).status ?? (error as { response?: { status?: number } }).response?.status;
-  return !status || status >= 500;
+  const raw = error as { status?: number; isAxiosError?: boolean; response?: { status?: number } };
+  const status = raw.status ?? raw.response?.status;
+  return status ? status >= 500 : !!raw.isAxiosError;
 };
+
+/** One entry's identity, to merge what two tabs queued. */
+const idOf = (entry: Queued) => ('local' in entry ? entry.local.id : `${entry.reaction.messageId}|${entry.reaction.type}|${entry.reaction.remove}`);
 
 /**
  * The one home of the visitor's sends until the backend has stored them. A send made while the
@@ -50,6 +57,9 @@ export class Outbox {
   /** The queue as this browser kept it, read once. */
   readonly restored: Promise<void>;
   private readonly stop: () => void;
+  private closed = false;
+  /** Entries this tab has settled: a save drops them from what another tab kept too. */
+  private readonly done = new Set<string>();
 
   constructor(
     private readonly client: StreamChat,
@@ -79,7 +89,7 @@ export class Outbox {
 
   private get reachable(): boolean {
     const { wsConnection, wsFallback } = this.client;
-    return navigator.onLine !== false && !!(wsConnection?.isHealthy || wsFallback?.isHealthy());
+    return !this.closed && this.client.userID === this.userId && navigator.onLine !== false && !!(wsConnection?.isHealthy || wsFallback?.isHealthy());
   }
 
   /**
@@ -120,6 +130,11 @@ export class Outbox {
     return null;
   }
 
+  /** Whether a refused send is held for a retry. */
+  canRetry(messageId: string): boolean {
+    return this.refused.has(messageId);
+  }
+
   /** A refused send, tried again with the same id. */
   async retry(messageId: string): Promise<MessageResponse | null> {
     const send = this.refused.get(messageId);
@@ -139,6 +154,7 @@ export class Outbox {
       const outcome = await this.attempt(entry);
       if ('unreachable' in outcome) return this.later();
       this.queue.shift();
+      this.done.add(idOf(entry));
       await this.save();
       // A refused reaction is left to the next read of the message; a refused message says why.
       if ('stored' in outcome && outcome.stored) this.settle({ ...formatMessage(outcome.stored), status: 'received' });
@@ -149,13 +165,13 @@ export class Outbox {
   }
 
   private async attempt(entry: Queued): Promise<Outcome> {
-    const [type, id] = entry.cid.split(':', 2) as [string, string];
-    const channel = this.client.activeChannels[entry.cid] ?? this.client.channel(type, id);
     try {
+      const [type, id] = entry.cid.split(':', 2) as [string, string];
+      const channel = this.client.activeChannels[entry.cid] ?? this.client.channel(type, id);
       if ('local' in entry) return { stored: (await channel.sendMessage(entry.message, entry.options)).message };
       const { messageId, type: kind, remove } = entry.reaction;
-      // The SDK asks a channel for reactions only once it is watched again.
-      if (!channel.initialized) return { unreachable: true };
+      // The SDK takes reactions back only on a watched channel.
+      if (!channel.initialized) await channel.watch();
       await (remove ? channel.deleteReaction(messageId, kind) : channel.sendReaction(messageId, { type: kind }));
       return { stored: null };
     } catch (error) {
@@ -176,15 +192,21 @@ export class Outbox {
   /** Another try soon, for an answer that was lost while the connection looked healthy. */
   private later() {
     clearTimeout(this.retryTimer);
-    if (this.queue.length) this.retryTimer = setTimeout(() => void this.flush(), RETRY_MS);
+    if (this.queue.length && !this.closed) this.retryTimer = setTimeout(() => void this.flush(), RETRY_MS);
   }
 
   private save(): Promise<void> {
+    if (this.closed) return Promise.resolve();
     const queue = this.queue.map((entry) => ('local' in entry ? { ...entry, local: { ...entry.local, error: undefined } } : entry));
-    return kept((store) => update(this.key, () => queue, store)).then(() => undefined);
+    // Another tab of this visitor may have queued too: its entries stay, after those this tab settled go.
+    const mine = new Set(queue.map(idOf));
+    return kept((store) =>
+      update<Queued[]>(this.key, (previous = []) => [...previous.filter((entry) => !mine.has(idOf(entry)) && !this.done.has(idOf(entry))), ...queue], store),
+    ).then(() => undefined);
   }
 
   close() {
+    this.closed = true;
     this.stop();
     clearTimeout(this.retryTimer);
   }

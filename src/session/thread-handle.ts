@@ -15,6 +15,7 @@ export class ThreadHandle {
   readonly state = new StateStore<ThreadLoadState>({ status: 'loading', error: null, thread: null });
   private delivery: MessageDelivery | null = null;
   private stopRecovery: (() => void) | null = null;
+  private closed = false;
 
   constructor(
     private readonly client: StreamChat,
@@ -31,6 +32,9 @@ export class ThreadHandle {
       this.delivery = new MessageDelivery(thread.channel, thread.messageComposer, (message: LocalMessage) =>
         thread.upsertReplyLocally({ message: message as unknown as MessageResponse }),
       );
+      // Closed while it loaded: nothing to listen for.
+      if (this.closed) return;
+      this.stopRecovery?.();
       const recovered = this.client.on('connection.recovered', () => void this.catchUp(thread));
       const settled = outboxFor(this.client).onSettled((message) => message.parent_id === this.parentId && thread.upsertReplyLocally({ message, timestampChanged: true }));
       this.stopRecovery = () => {
@@ -67,7 +71,9 @@ export class ThreadHandle {
 
   close() {
     const { thread } = this.state.getLatestValue();
+    this.closed = true;
     this.stopRecovery?.();
+    this.stopRecovery = null;
     thread?.deactivate();
     thread?.unregisterSubscriptions();
   }

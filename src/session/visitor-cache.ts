@@ -31,6 +31,8 @@ function responseOf(channel: Channel): ChannelAPIResponse | null {
   const latest = state.messageSets.find((set) => set.isLatest);
   if (!data || !latest) return null;
   const messages = latest.messages.filter((message) => message.status === 'received').slice(-MAX_MESSAGES);
+  // A channel between two states (its page cleared for the next) is not kept over what was.
+  if (messages.length === 0 && data.last_message_at) return null;
   return {
     channel: data,
     messages: messages as unknown as MessageResponse[],
