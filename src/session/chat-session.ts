@@ -164,15 +164,20 @@ export class ChatSession {
     await this.dropKept();
   }
 
+  /** The kept channels leave the screen and the client (the client's user with them). */
+  private async clearKeptView() {
+    this.channels.forEach((handle) => handle.dispose());
+    this.channels.clear();
+    await this.client.disconnectUser().catch(() => undefined);
+    this.state.partialNext({ cached: 0 });
+  }
+
   /** What was shown from the cache is not this visitor's: off the screen and out of the browser. */
   private async dropKept() {
     const previous = this.kept?.user.id;
     this.kept = null;
-    this.channels.forEach((handle) => handle.dispose());
-    this.channels.clear();
     closeOutbox(this.client);
-    await this.client.disconnectUser().catch(() => undefined);
-    this.state.partialNext({ cached: 0 });
+    await this.clearKeptView();
     await forgetCache(this.identity.apiKey, this.cacheIdentity);
     if (previous) await forgetOutbox(this.identity.apiKey, previous);
   }
@@ -353,10 +358,7 @@ export class ChatSession {
         await this.dropKept();
       } else if (this.state.getLatestValue().cached) {
         // Reachable but refused: the kept view goes, so that "try again" starts from a clean client.
-        this.channels.forEach((handle) => handle.dispose());
-        this.channels.clear();
-        await this.client.disconnectUser().catch(() => undefined);
-        this.state.partialNext({ cached: 0 });
+        await this.clearKeptView();
       }
       // Opened without a network: it connects by itself once the browser is online again.
       if (failure.reason === 'connection-failed' || failure.reason === 'token-unreachable') {
