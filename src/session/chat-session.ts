@@ -11,6 +11,7 @@ import { refreshExpiredTokens, shared } from './token-freshness';
 import { closeOutbox, forgetOutbox } from './outbox';
 import { forgetCache, readCache, saveChannel, type VisitorCache } from './visitor-cache';
 import { newGuestId, visitorStorage } from './visitor-storage';
+import { SharedConnection } from './shared-connection';
 
 export type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'offline' | 'error';
 
@@ -78,6 +79,8 @@ export class ChatSession {
   private stopPolicyWatch: (() => void) | undefined;
   /** What this browser kept of this visitor's chat, read when the session opens. */
   private kept: VisitorCache | null = null;
+  /** This tab's part in the browser's one connection for this visitor (null: a connection of its own). */
+  private shared: SharedConnection | null = null;
 
   constructor(
     readonly identity: SessionIdentity,
@@ -362,7 +365,7 @@ export class ChatSession {
       }
       // Opened without a network: it connects by itself once the browser is online again.
       if (failure.reason === 'connection-failed' || failure.reason === 'token-unreachable') {
-        window.addEventListener('online', () => this.state.getLatestValue().status === 'error' && this.connect().catch(() => undefined), { once: true });
+        window.addEventListener('online', () => this.reconnectIfUnreachable(), { once: true });
       }
       throw failure;
     }
@@ -380,8 +383,27 @@ export class ChatSession {
     });
   }
 
+  /** A connection failed for want of a network: try again now that one may be there. */
+  private reconnectIfUnreachable() {
+    const { status, error } = this.state.getLatestValue();
+    if (status === 'error' && (error?.reason === 'connection-failed' || error?.reason === 'token-unreachable')) this.connect().catch(() => undefined);
+  }
+
+  /**
+   * Joins the browser's one connection for this visitor: this tab holds it, or uses the tab's
+   * that does (shared-connection.ts). Decided before connectUser, which opens the socket.
+   */
+  private async share(userId: string) {
+    const name = `chat-widget-connection:${JSON.stringify([this.identity.apiKey, this.client.baseURL, userId])}`;
+    if (this.shared?.name === name) return;
+    this.shared?.close();
+    this.shared = await SharedConnection.open(this.client, name, () => this.reconnectIfUnreachable());
+  }
+
   /** connectUser, and the early watch as soon as the client has its user (set synchronously by it). */
   private async connectUser(user: UserResponse & { id: string }, token: TokenOrProvider): Promise<unknown> {
+    // Shared first: showing the kept view must not come between leaving it and connectUser.
+    await this.share(user.id);
     await this.leaveKept(user.id);
     const connected = this.client.connectUser(user, token);
     this.userSet = true;
@@ -432,6 +454,9 @@ export class ChatSession {
     this.early = null;
     closeOutbox(this.client);
     await this.client.disconnectUser().catch(() => undefined);
+    // Released only now, so the tab that takes the connection over opens it after this one closed.
+    this.shared?.close();
+    this.shared = null;
     this.state.partialNext({ status: 'idle', userId: null, cached: 0 });
     this.onClosed();
   }

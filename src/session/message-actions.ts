@@ -2,6 +2,7 @@ import type { Channel, LocalMessage, MessageResponse } from 'stream-chat';
 import type { MessageKey } from '../i18n/en';
 import { text, type Text } from '../i18n/translate';
 import { why } from './session-error';
+import { outboxFor } from './outbox';
 
 // What a reader can do to one message, each as one SDK call. Which of them a reader is
 // offered is decided by `availableActions` from the channel's own capabilities.
@@ -64,10 +65,9 @@ export async function runAction(channel: Channel, message: LocalMessage, action:
         composer.initState({ composition: message });
         return null;
       case 'delete':
-        await client.deleteMessage(message.id);
-        return null;
       case 'hard-delete':
-        await client.deleteMessage(message.id, true);
+        // Shown deleted at once; while the chat cannot be reached the delete waits in the outbox.
+        await outboxFor(client).change(channel.cid, message, { ...message, type: 'deleted', deleted_at: new Date() }, action === 'delete' ? 'soft' : 'hard');
         return null;
       case 'pin':
         await client.pinMessage(message);

@@ -11,7 +11,7 @@ export type SendResult = MessageResponse | SessionError | null;
  * Sends what a composer composed, optimistically: the message shows at once as sending, then is
  * replaced by the backend's copy, or marked failed with the reason (kept for a retry with the
  * same id, so the backend cannot store it twice). While the chat cannot be reached it waits in
- * the session's outbox, still shown as sending. Edits go through `updateMessage`.
+ * the session's outbox, still shown as sending; so do edits (`updateMessage`).
  */
 export class MessageDelivery {
   /**
@@ -48,10 +48,11 @@ export class MessageDelivery {
     return this.deliver(outbox.retry(messageId), local);
   }
 
+  /** An edit shows at once and, like a send, waits in the outbox while the chat cannot be reached. */
   private async edit(localMessage: LocalMessage): Promise<SendResult> {
+    const before = this.channel.state.findMessage(localMessage.id, localMessage.parent_id) ?? localMessage;
     try {
-      const { message } = await this.channel.getClient().updateMessage(localMessage);
-      return message;
+      return await outboxFor(this.channel.getClient()).change(this.channel.cid, before, { ...localMessage, status: 'sending' });
     } catch (error) {
       return new SessionError('send-failed', text('error.notEdited', { why: why(error) }));
     }

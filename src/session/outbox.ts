@@ -10,9 +10,15 @@ import { formatMessage, type LocalMessage, type Message, type MessageResponse, t
 export type QueuedSend = { cid: string; message: Message; options?: SendMessageOptions; local: LocalMessage };
 
 /** A reaction given or taken back, as the SDK's `send-reaction` and `delete-reaction` tasks. */
-type QueuedReaction = { cid: string; reaction: { messageId: string; type: string; remove: boolean } };
+type QueuedReaction = { cid: string; key?: string; reaction: { messageId: string; type: string; remove: boolean } };
 
-type Queued = QueuedSend | QueuedReaction;
+/**
+ * An edit, or a delete as the SDK's `delete-message` task, of a message: `change` is how it
+ * shows meanwhile, `before` how it showed until then (put back if the backend refuses).
+ */
+type QueuedChange = { cid: string; key: string; change: LocalMessage; before: LocalMessage; remove?: 'soft' | 'hard' };
+
+type Queued = QueuedSend | QueuedReaction | QueuedChange;
 
 /** How one try ended: stored (also when an earlier try had stored it), refused, or to be tried again. */
 type Outcome = { stored: MessageResponse | null } | { refused: unknown } | { unreachable: true };
@@ -35,8 +41,26 @@ const isTransient = (error: unknown) => {
   return status ? status >= 500 : !!raw.isAxiosError;
 };
 
+/** A message the backend no longer has: deleting it again is done, not refused. */
+const isGone = (error: unknown) => {
+  const { code, message } = error as { code?: number; message?: string };
+  return code === 16 || /already hard deleted/.test(message ?? '');
+};
+
 /** One entry's identity, to merge what two tabs queued. */
-const idOf = (entry: Queued) => ('local' in entry ? entry.local.id : `${entry.reaction.messageId}|${entry.reaction.type}|${entry.reaction.remove}`);
+function idOf(entry: Queued): string {
+  if ('local' in entry) return entry.local.id;
+  if ('change' in entry) return entry.key;
+  // A reaction kept before reactions had keys of their own.
+  return entry.key ?? `${entry.reaction.messageId}|${entry.reaction.type}|${entry.reaction.remove}`;
+}
+
+/** A queued reaction's or change's own id: the same message may be changed or reacted to again. */
+const newKey = (messageId: string) => `${messageId}|${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+
+/** Runs `work` while no other tab of this browser runs work of the same name (Web Locks); at once where there are none. */
+const alone = (name: string, work: () => Promise<void>): Promise<void> =>
+  navigator.locks ? navigator.locks.request(name, work).then(() => undefined) : work();
 
 /**
  * The one home of the visitor's sends until the backend has stored them. A send made while the
@@ -60,6 +84,8 @@ export class Outbox {
   private closed = false;
   /** Entries this tab has settled: a save drops them from what another tab kept too. */
   private readonly done = new Set<string>();
+  /** Entries this tab has kept in the browser: one missing there later was settled by another tab. */
+  private readonly saved = new Set<string>();
 
   constructor(
     private readonly client: StreamChat,
@@ -67,7 +93,8 @@ export class Outbox {
     readonly userId: string,
   ) {
     this.key = `outbox|${apiKey}|${userId}`;
-    this.restored = kept((store) => get<Queued[]>(this.key, store)).then((saved = []) => {
+    this.restored = keptQueue(this.key).then((saved = []) => {
+      saved.forEach((entry) => this.saved.add(idOf(entry)));
       this.queue = [...saved, ...this.queue];
     });
     const wake = () => void this.flush();
@@ -110,11 +137,28 @@ export class Outbox {
    */
   async react(cid: string, message: LocalMessage, type: string, remove: boolean): Promise<void> {
     this.settle(withOwnReaction(message, type, remove, this.client.user));
-    const outcome = await this.submit({ cid, reaction: { messageId: message.id, type, remove } });
+    const outcome = await this.submit({ cid, key: newKey(message.id), reaction: { messageId: message.id, type, remove } });
     if (outcome && 'refused' in outcome) {
       this.settle(message);
       throw outcome.refused;
     }
+  }
+
+  /**
+   * The visitor edits a message, or deletes it (`remove`): shown at once, sent now or when the
+   * connection is back, after everything written before it. A refusal shows the message as it
+   * was again and is thrown.
+   */
+  async change(cid: string, before: LocalMessage, change: LocalMessage, remove?: 'soft' | 'hard'): Promise<MessageResponse | null> {
+    this.settle(change);
+    const outcome = await this.submit({ cid, key: newKey(before.id), change, before, remove });
+    if (outcome && 'refused' in outcome) {
+      this.settle(before);
+      throw outcome.refused;
+    }
+    const stored = outcome && 'stored' in outcome ? outcome.stored : null;
+    if (stored) this.settle({ ...formatMessage(stored), status: 'received' });
+    return stored;
   }
 
   /** Tries it now when nothing waits before it and the chat can be reached; else queues it (null). */
@@ -124,6 +168,9 @@ export class Outbox {
       const outcome = await this.attempt(entry);
       if (!('unreachable' in outcome)) return outcome;
     }
+    // Queued again (a retry): kept again, whatever became of an earlier try.
+    this.done.delete(idOf(entry));
+    this.saved.delete(idOf(entry));
     this.queue.push(entry);
     await this.save();
     this.later();
@@ -147,21 +194,38 @@ export class Outbox {
     return this.flushing;
   }
 
+  /** One tab of the browser at a time sends the queue, starting from what the others did to it. */
   private async drain() {
     await this.restored;
-    while (this.queue[0] && this.reachable) {
-      const entry = this.queue[0];
-      const outcome = await this.attempt(entry);
-      if ('unreachable' in outcome) return this.later();
-      this.queue.shift();
-      this.done.add(idOf(entry));
-      await this.save();
-      // A refused reaction is left to the next read of the message; a refused message says why.
-      if ('stored' in outcome && outcome.stored) this.settle({ ...formatMessage(outcome.stored), status: 'received' });
-      else if ('refused' in outcome && 'local' in entry) {
-        this.settle({ ...entry.local, cid: entry.cid, status: 'failed', error: outcome.refused as LocalMessage['error'] });
+    await alone(`chat-widget-${this.key}`, async () => {
+      await this.catchUp();
+      while (this.queue[0] && this.reachable) {
+        const entry = this.queue[0];
+        const outcome = await this.attempt(entry);
+        if ('unreachable' in outcome) return this.later();
+        this.queue.shift();
+        this.done.add(idOf(entry));
+        await this.save();
+        // A refused reaction is left to the next read of the message; a refused message says why;
+        // a refused edit or delete leaves the message as it was.
+        if ('stored' in outcome && outcome.stored) this.settle({ ...formatMessage(outcome.stored), status: 'received' });
+        else if ('refused' in outcome && 'local' in entry) {
+          this.settle({ ...entry.local, cid: entry.cid, status: 'failed', error: outcome.refused as LocalMessage['error'] });
+        } else if ('refused' in outcome && 'before' in entry) this.settle(entry.before);
       }
-    }
+    });
+  }
+
+  /**
+   * The queue as the browser keeps it, in the order kept: what another tab queued joins, and
+   * what another tab sent meanwhile (kept by this tab before, gone now) leaves.
+   */
+  private async catchUp() {
+    const kept = await keptQueue(this.key);
+    if (!kept) return;
+    const there = new Set(kept.map(idOf));
+    const unsaved = this.queue.filter((entry) => !there.has(idOf(entry)) && !this.saved.has(idOf(entry)));
+    this.queue = [...kept.filter((entry) => !this.done.has(idOf(entry))), ...unsaved];
   }
 
   private async attempt(entry: Queued): Promise<Outcome> {
@@ -169,6 +233,11 @@ export class Outbox {
       const [type, id] = entry.cid.split(':', 2) as [string, string];
       const channel = this.client.activeChannels[entry.cid] ?? this.client.channel(type, id);
       if ('local' in entry) return { stored: (await channel.sendMessage(entry.message, entry.options)).message };
+      if ('change' in entry) {
+        const { change, remove } = entry;
+        const answer = remove ? await this.client.deleteMessage(change.id, remove === 'hard') : await this.client.updateMessage(change);
+        return { stored: answer.message };
+      }
       const { messageId, type: kind, remove } = entry.reaction;
       // The SDK takes reactions back only on a watched channel.
       if (!channel.initialized) await channel.watch();
@@ -180,6 +249,7 @@ export class Outbox {
         return stored ? { stored: stored.message } : { unreachable: true };
       }
       if (isTransient(error)) return { unreachable: true };
+      if ('change' in entry && entry.remove && isGone(error)) return { stored: null };
       if ('local' in entry) this.refused.set(entry.local.id, entry);
       return { refused: error };
     }
@@ -198,10 +268,19 @@ export class Outbox {
   private save(): Promise<void> {
     if (this.closed) return Promise.resolve();
     const queue = this.queue.map((entry) => ('local' in entry ? { ...entry, local: { ...entry.local, error: undefined } } : entry));
-    // Another tab of this visitor may have queued too: its entries stay, after those this tab settled go.
-    const mine = new Set(queue.map(idOf));
+    // Another tab of this visitor may have queued too: its entries stay, in the order kept, those
+    // this tab settled go, and one this tab kept before that another tab has sent is not put back.
     return kept((store) =>
-      update<Queued[]>(this.key, (previous = []) => [...previous.filter((entry) => !mine.has(idOf(entry)) && !this.done.has(idOf(entry))), ...queue], store),
+      update<Queued[]>(
+        this.key,
+        (previous = []) => {
+          const there = new Set(previous.map(idOf));
+          const added = queue.filter((entry) => !there.has(idOf(entry)) && !this.saved.has(idOf(entry)));
+          added.forEach((entry) => this.saved.add(idOf(entry)));
+          return [...previous.filter((entry) => !this.done.has(idOf(entry))), ...added];
+        },
+        store,
+      ),
     ).then(() => undefined);
   }
 
@@ -230,6 +309,8 @@ function withOwnReaction(message: LocalMessage, type: string, remove: boolean, u
     own_reactions: remove ? own.filter((reaction) => reaction.type !== type) : [...own, mine as NonNullable<LocalMessage['own_reactions']>[number]],
   };
 }
+
+const keptQueue = (key: string) => kept((store) => get<Queued[]>(key, store));
 
 const outboxes = new WeakMap<StreamChat, Outbox>();
 

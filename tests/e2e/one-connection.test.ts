@@ -1,0 +1,177 @@
+// Tabs of one visitor share one realtime connection: the tab holding a Web Lock has the socket,
+// the others hear its events over BroadcastChannel. Counted by the sockets Chromium opens.
+import type { BrowserContext, Page, WebSocket } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { collectErrors, eventually, ownedDemo, screenshot } from './browser';
+
+const API_KEY = 'e2e-one-connection';
+const API_SECRET = 'e2e-one-connection-secret-long-enough-for-hs256';
+
+const demo = ownedDemo(API_KEY, API_SECRET);
+
+const widget = (page: Page, part: string) => page.locator(`chat-widget [part~="${part}"]`);
+const badge = (page: Page) => widget(page, 'badge').textContent({ timeout: 1000 }).catch(() => null);
+
+type Tab = { page: Page; errors: string[] };
+
+/** The visitor's browser: its tabs and every chat socket any of them opened. */
+async function browserOf(options: { withoutLocks?: boolean } = {}) {
+  const context = await demo.browser.newContext({ viewport: { width: 1000, height: 760 } });
+  if (options.withoutLocks) {
+    await context.addInitScript(() => Object.defineProperty(Navigator.prototype, 'locks', { get: () => undefined }));
+  }
+  const sockets: Array<{ page: Page; socket: WebSocket; closed: boolean }> = [];
+  const open = () => sockets.filter((entry) => !entry.closed);
+  async function tab(): Promise<Tab> {
+    const page = await context.newPage();
+    const errors = collectErrors(page);
+    page.on('websocket', (socket) => {
+      if (!socket.url().includes('/connect?')) return;
+      const entry = { page, socket, closed: false };
+      sockets.push(entry);
+      socket.on('close', () => (entry.closed = true));
+    });
+    await page.goto(`${demo.server.url}/?user=alice`);
+    return { page, errors };
+  }
+  return { context, sockets, open, tab };
+}
+
+/** Alice opens the chat once (so later pages are a returning visitor's, connected at load) and closes it. */
+async function chatOnce(tab: Tab) {
+  await widget(tab.page, 'launcher').click();
+  await widget(tab.page, 'message-list').waitFor();
+  await widget(tab.page, 'launcher').click();
+}
+
+const bobSays = (text: string) => demo.owner.channel('messaging', 'general').sendMessage({ text, user_id: 'bob' });
+
+/** Unread counts start from what Alice has read: the channel is marked read as the owner. */
+const readAll = () => demo.owner.channel('messaging', 'general').markRead({ user_id: 'alice' });
+
+/** Errors other than a closed tab's socket. */
+const unexpected = (errors: string[]) => errors.filter((error) => !/WebSocket connection to/.test(error));
+
+/**
+ * Freezes a tab as the browser does a hidden one: the `freeze` event, then no script runs until
+ * the returned function wakes it (its sockets stay open, their frames wait). Headless Chromium
+ * shows every page, and the DevTools lifecycle call freezes only a hidden page, so the script is
+ * held by the debugger instead.
+ */
+async function freeze(page: Page): Promise<() => Promise<void>> {
+  const debuggerSession = await page.context().newCDPSession(page);
+  await page.evaluate(() => document.dispatchEvent(new Event('freeze')));
+  await debuggerSession.send('Debugger.enable');
+  await debuggerSession.send('Debugger.pause');
+  return async () => {
+    await debuggerSession.send('Debugger.resume');
+    await debuggerSession.send('Debugger.disable');
+    await page.evaluate(() => document.dispatchEvent(new Event('resume')));
+  };
+}
+
+async function closeAll(context: BrowserContext) {
+  await context.close();
+}
+
+describe('one connection per browser', () => {
+  it('three tabs hold one socket, agree on the badge, and another tab takes over within 2 s when the holder closes', async () => {
+    const { context, sockets, open, tab } = await browserOf();
+    try {
+      const first = await tab();
+      await chatOnce(first);
+      await readAll();
+      const second = await tab();
+      const third = await tab();
+      const tabs = [first, second, third];
+
+      await bobSays(`One for every tab ${Date.now()}`);
+      for (const { page } of tabs) await eventually(() => badge(page)).toBe('1');
+      expect(sockets.length).toBe(1);
+      expect(sockets[0]?.page).toBe(first.page);
+
+      // The second tab reads the conversation on the first tab's connection.
+      await widget(second.page, 'launcher').click();
+      await widget(second.page, 'message-list').waitFor();
+      const live = `Seen live in the second tab ${Date.now()}`;
+      await bobSays(live);
+      await eventually(() => widget(second.page, 'message').filter({ hasText: live }).count()).toBe(1);
+      // Read there, so read everywhere: the badge goes in the other tabs too.
+      await eventually(() => badge(first.page)).toBe(null);
+      await eventually(() => badge(third.page)).toBe(null);
+      expect(sockets.length).toBe(1);
+
+      // The holder goes: a message sent at once is not missed, and another tab holds a socket.
+      const closedAt = Date.now();
+      await first.page.close();
+      const meanwhile = `Sent as the holder left ${Date.now()}`;
+      await bobSays(meanwhile);
+      await eventually(async () => sockets.length).toBe(2);
+      const takenOver = Date.now() - closedAt;
+      expect(takenOver).toBeLessThan(2000);
+      expect([second.page, third.page]).toContain(sockets[1]?.page);
+
+      await eventually(() => widget(second.page, 'message').filter({ hasText: meanwhile }).count()).toBe(1);
+      const after = `After the change of holder ${Date.now()}`;
+      await bobSays(after);
+      await eventually(() => widget(second.page, 'message').filter({ hasText: after }).count()).toBe(1);
+      await screenshot(second.page, 'one-connection-after-takeover');
+      // With the panel closed, the next message raises the badge in both remaining tabs alike.
+      await widget(second.page, 'launcher').click();
+      await bobSays(`Unread in both tabs ${Date.now()}`);
+      await eventually(() => badge(second.page)).toBe('1');
+      await eventually(() => badge(third.page)).toBe('1');
+      expect(sockets.length).toBe(2);
+      expect(unexpected([...second.errors, ...third.errors])).toEqual([]);
+    } finally {
+      await closeAll(context);
+    }
+  });
+
+  it('a frozen holder lets another tab take the connection, and follows it when it wakes', async () => {
+    const { context, sockets, open, tab } = await browserOf();
+    try {
+      const first = await tab();
+      await chatOnce(first);
+      await readAll();
+      const second = await tab();
+      await bobSays(`Before the freeze ${Date.now()}`);
+      await eventually(() => badge(second.page)).toBe('1');
+      expect(sockets.length).toBe(1);
+
+      const frozenAt = Date.now();
+      const wake = await freeze(first.page);
+      await eventually(async () => sockets.filter((entry) => entry.page === second.page).length).toBe(1);
+      expect(Date.now() - frozenAt).toBeLessThan(2000);
+      await bobSays(`While the first tab sleeps ${Date.now()}`);
+      await eventually(() => badge(second.page)).toBe('2');
+
+      await wake();
+      // Awake, the first tab closes its own socket and hears the second tab's.
+      await eventually(async () => open().length).toBe(1);
+      expect(open()[0]?.page).toBe(second.page);
+      await bobSays(`After the wake ${Date.now()}`);
+      await eventually(() => badge(first.page)).toBe('3');
+      await eventually(() => badge(second.page)).toBe('3');
+      expect(unexpected([...first.errors, ...second.errors])).toEqual([]);
+    } finally {
+      await closeAll(context);
+    }
+  });
+
+  it('a browser without Web Locks keeps one connection per tab', async () => {
+    const { context, sockets, tab } = await browserOf({ withoutLocks: true });
+    try {
+      const first = await tab();
+      await chatOnce(first);
+      await readAll();
+      const second = await tab();
+      await bobSays(`Each tab on its own ${Date.now()}`);
+      await eventually(() => badge(first.page)).toBe('1');
+      await eventually(() => badge(second.page)).toBe('1');
+      expect(sockets.length).toBe(2);
+    } finally {
+      await closeAll(context);
+    }
+  });
+});
