@@ -73,6 +73,50 @@ describe('writing while offline', () => {
     }
   });
 
+  it('an edit and a delete made offline show at once and reach the backend once the network is back', async () => {
+    const { context, page, network } = await cutOffVisitor(demo.browser);
+    try {
+      await openChat(page);
+      const stamp = Date.now();
+      const [toEdit, toDelete] = [`Meet at the pier ${stamp}`, `Bring the blue kite ${stamp}`];
+      await write(page, toEdit);
+      await write(page, toDelete);
+      await eventually(() => stored([toEdit, toDelete])).toEqual([toEdit, toDelete]);
+      await network.cut();
+      await eventually(() => widget(page, 'offline-banner').count()).toBe(1);
+
+      const menu = async (text: string, action: RegExp) => {
+        const message = own(page, text);
+        await message.hover();
+        await message.locator('[part~="message-actions-button"]').click();
+        await page.getByRole('menuitem', { name: action }).click();
+      };
+      const edited = `Meet at the lighthouse ${stamp}`;
+      await menu(toEdit, /^Edit$/);
+      const input = widget(page, 'composer-input');
+      await input.fill(edited);
+      await input.press('Enter');
+      await eventually(() => own(page, edited).count()).toBe(1);
+      expect(await own(page, edited).textContent()).toContain('Sending');
+      await menu(toDelete, /^Delete$/);
+      await page.getByRole('menuitem', { name: /Delete: are you sure/ }).click();
+      await eventually(() => own(page, toDelete).count()).toBe(0);
+      await screenshot(page, 'offline-edit-delete');
+      expect(await stored([edited, toDelete])).toEqual([toDelete]);
+
+      await network.restore();
+      const channel = demo.owner.channel('messaging', 'general');
+      await eventually(async () => {
+        const { messages } = await channel.query({ messages: { limit: 100 } });
+        const mine = messages.filter((m) => m.text?.includes(String(stamp)));
+        return mine.map((m) => `${m.type}:${m.text}`);
+      }).toEqual([`regular:${edited}`, `deleted:${toDelete}`]);
+      expect(await own(page, edited).textContent()).not.toContain('Sending');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('a send whose answer is lost after the backend stored it ends as that one stored message', async () => {
     const context = await demo.browser.newContext({ viewport: { width: 1200, height: 860 } });
     const page = await context.newPage();
