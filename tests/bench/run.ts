@@ -16,6 +16,7 @@ import messageLatency from './message-latency';
 import openToMessage from './open-to-message';
 import cachedOpen from './cached-open';
 import reconnect from './reconnect';
+import tabs from './tabs';
 import { bodyBomb, deadClients, slowReaders, soak, soakTimeoutMs } from './holds';
 import type { BenchRow } from './types';
 
@@ -26,6 +27,8 @@ const benches: Array<[string, () => Promise<BenchRow[]>, number?]> = [
   // The visitor's network (issue 36): an outage with messages missed meanwhile.
   ['reconnect', reconnect],
   ['cached open', cachedOpen],
+  // One realtime connection shared by a visitor's tabs, and the takeover when its holder closes.
+  ['sockets for three tabs', tabs],
   ['backend message latency', messageLatency],
   ['backend fan-out', fanout],
   // Big rooms (issue 18): N sockets joining one N-member channel at once.
