@@ -3,6 +3,7 @@
 import type { BrowserContext, Page, WebSocket } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { collectErrors, eventually, ownedDemo, screenshot } from './browser';
+import { controlNetwork, listedTexts } from './network';
 
 const API_KEY = 'e2e-one-connection';
 const API_SECRET = 'e2e-one-connection-secret-long-enough-for-hs256';
@@ -154,6 +155,36 @@ describe('one connection per browser', () => {
       await eventually(() => badge(first.page)).toBe('3');
       await eventually(() => badge(second.page)).toBe('3');
       expect(unexpected([...first.errors, ...second.errors])).toEqual([]);
+    } finally {
+      await closeAll(context);
+    }
+  });
+
+  it('after an outage, a tab on the shared connection shows every message sent meanwhile', async () => {
+    const { context, sockets, tab } = await browserOf();
+    const network = await controlNetwork(context);
+    try {
+      const first = await tab();
+      await chatOnce(first);
+      const second = await tab();
+      await widget(second.page, 'launcher').click();
+      await widget(second.page, 'message-list').waitFor();
+      const before = `Before the tunnel, in the second tab ${Date.now()}`;
+      await bobSays(before);
+      await eventually(() => widget(second.page, 'message').filter({ hasText: before }).count()).toBe(1);
+      expect(sockets.length).toBe(1);
+
+      await network.cut();
+      await eventually(() => widget(second.page, 'offline-banner').count()).toBe(1);
+      const missed = Array.from({ length: 40 }, (_, i) => `Missed by both tabs, ${i + 1} of 40 ${Date.now()}`);
+      for (const text of missed) await bobSays(text);
+      await eventually(async () => network.refused).toBeGreaterThanOrEqual(2);
+      await network.restore();
+      await eventually(() => widget(second.page, 'message').filter({ hasText: missed.at(-1) ?? '' }).count()).toBe(1);
+      expect(await listedTexts(second.page, before)).toEqual([before, ...missed]);
+      expect(await widget(second.page, 'offline-banner').count()).toBe(0);
+      // Still one connection: the holder's, opened again.
+      expect(sockets.filter((entry) => entry.page === second.page).length).toBe(0);
     } finally {
       await closeAll(context);
     }
