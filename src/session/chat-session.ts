@@ -9,7 +9,7 @@ import { text } from '../i18n/translate';
 import { fetchToken } from './token-endpoint';
 import { refreshExpiredTokens, shared } from './token-freshness';
 import { closeOutbox, forgetOutbox } from './outbox';
-import { forgetCache, readCache, saveChannel, type VisitorCache } from './visitor-cache';
+import { forgetCache, readCache, saveChannels, type VisitorCache } from './visitor-cache';
 import { newGuestId, visitorStorage } from './visitor-storage';
 import { SharedConnection } from './shared-connection';
 
@@ -127,10 +127,30 @@ export class ChatSession {
     return JSON.stringify([this.identity.baseUrl, this.identity.tokenEndpoint ?? 'guest']);
   }
 
-  /** Keeps a channel the visitor has open for the next open (connected only: what the backend said). */
-  keep(channel: Channel): void {
+  /**
+   * Keeps channels the visitor has open, or their conversation list, for the next open
+   * (connected only: what the backend said).
+   */
+  keep(...channels: Channel[]): void {
     if (this.state.getLatestValue().status !== 'connected') return;
-    void saveChannel(this.identity.apiKey, this.cacheIdentity, channel, this.state.getLatestValue().totalUnread);
+    void saveChannels(this.identity.apiKey, this.cacheIdentity, channels, this.state.getLatestValue().totalUnread);
+  }
+
+  /**
+   * The visitor's conversations among the channels shown from the cache, as the list orders them
+   * (pinned first, then by latest message); none unless the panel shows the cache.
+   */
+  keptConversations(): Channel[] {
+    if (!this.state.getLatestValue().cached || !this.kept) return [];
+    const time = (date: Date | string | null | undefined) => (date ? new Date(date).getTime() : 0);
+    return this.kept.channels
+      .flatMap(({ response }) => this.client.activeChannels[response.channel.cid] ?? [])
+      .filter((channel) => channel.state.membership?.user && !channel.state.membership.archived_at)
+      .sort(
+        (a, b) =>
+          time(b.state.membership?.pinned_at) - time(a.state.membership?.pinned_at) ||
+          time(b.state.last_message_at) - time(a.state.last_message_at),
+      );
   }
 
   /**

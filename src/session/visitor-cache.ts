@@ -50,21 +50,28 @@ function responseOf(channel: Channel): ChannelAPIResponse | null {
   } as ChannelAPIResponse;
 }
 
-/** Keeps the channel's latest page (and the visitor's user and unread total) for the next open. */
-export function saveChannel(apiKey: string, identity: string, channel: Channel, totalUnread: number): Promise<unknown> {
-  const user = channel.getClient().user;
-  const response = responseOf(channel);
-  if (!user?.id || !response) return Promise.resolve();
+/**
+ * Keeps the channels' latest pages (and the visitor's user and unread total) for the next open:
+ * one the visitor opened, or the conversation list's.
+ */
+export function saveChannels(apiKey: string, identity: string, channels: Channel[], totalUnread: number): Promise<unknown> {
+  const user = channels[0]?.getClient().user;
+  const saved = channels.flatMap((channel) => {
+    const response = responseOf(channel);
+    return response ? [{ savedAt: Date.now(), response }] : [];
+  });
+  if (!user?.id || !saved.length) return Promise.resolve();
   const own = { ...(user as UserResponse & { id: string }) };
+  const cids = new Set(saved.map((entry) => entry.response.channel.cid));
   return kept((store) =>
     update<VisitorCache>(
       keyOf(apiKey, identity),
       (previous) => {
-        const others = previous?.user.id === own.id ? previous.channels.filter((entry) => entry.response.channel.cid !== channel.cid) : [];
-        const channels = [...others, { savedAt: Date.now(), response }].slice(-MAX_CHANNELS);
-        // Over the size, the channels saved longest ago go first; the one just saved stays.
-        while (channels.length > 1 && JSON.stringify(channels).length > MAX_BYTES) channels.shift();
-        return { user: own, totalUnread, channels };
+        const others = previous?.user.id === own.id ? previous.channels.filter((entry) => !cids.has(entry.response.channel.cid)) : [];
+        const kept = [...others, ...saved].slice(-MAX_CHANNELS);
+        // Over the size, the channels saved longest ago go first; the last one saved stays.
+        while (kept.length > 1 && JSON.stringify(kept).length > MAX_BYTES) kept.shift();
+        return { user: own, totalUnread, channels: kept };
       },
       store,
     ),

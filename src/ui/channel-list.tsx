@@ -105,6 +105,10 @@ interface ChannelListProps {
   client: StreamChat;
   userId: string;
   onPick: (ref: ChannelRef) => void;
+  /** Shown from what this browser kept (the chat not connected): these conversations, not asked for. */
+  kept?: Channel[];
+  /** Connected: the list as the backend answered it, for this browser to keep. */
+  onKeep?: (channels: Channel[]) => void;
 }
 
 /** The list's own page of archived conversations reaches this many; more shows as "30+". */
@@ -141,7 +145,7 @@ function useArchivedCount(client: StreamChat, userId: string): number {
  * keeps pinned channels on top, drops archived ones, and adds channels the user joins). At the
  * end, "Archived (N)" opens the archived ones, each with "Unarchive", kept live the same way.
  */
-export function ChannelList({ client, userId, onPick }: ChannelListProps) {
+export function ChannelList({ client, userId, onPick, kept, onKeep }: ChannelListProps) {
   const [showArchived, setShowArchived] = useState(false);
   const archivedCount = useArchivedCount(client, userId);
   const t = useT();
@@ -156,7 +160,7 @@ export function ChannelList({ client, userId, onPick }: ChannelListProps) {
     );
   }
   return (
-    <Conversations client={client} userId={userId} archived={false} onPick={onPick}>
+    <Conversations client={client} userId={userId} archived={false} onPick={onPick} kept={kept} onKeep={onKeep}>
       {archivedCount > 0 && (
         <button type="button" className="archived-entry" part="archived-entry" onClick={() => setShowArchived(true)}>
           {t('list.archived', { count: archivedCount >= ARCHIVED_PAGE ? `${ARCHIVED_PAGE}+` : archivedCount })}
@@ -173,9 +177,14 @@ interface ConversationsProps {
   onPick: (ref: ChannelRef) => void;
   /** What follows the list (the archived entry). */
   children?: ReactNode;
+  kept?: Channel[];
+  onKeep?: (channels: Channel[]) => void;
 }
 
-function Conversations({ client, userId, archived, onPick, children }: ConversationsProps) {
+/** The list is kept for the next open a moment after it last changed (it reorders on every message). */
+const KEEP_AFTER_MS = 1000;
+
+function Conversations({ client, userId, archived, onPick, children, kept, onKeep }: ConversationsProps) {
   const manager = useMemo(() => client.createChannelManager({}), [client]);
   const { channels, initialized, error } = useStateStore(manager.state, selectChannels);
   const [notice, setNotice] = useState<Text | null>(null);
@@ -188,7 +197,8 @@ function Conversations({ client, userId, archived, onPick, children }: Conversat
 
   useEffect(() => {
     manager.registerSubscriptions();
-    load();
+    if (kept) manager.state.partialNext({ channels: kept, initialized: true });
+    else load();
     const stops = ROW_EVENTS.map((type) => client.on(type, refresh).unsubscribe);
     // Back after a lost connection: the list is asked again (order, previews and counts may all
     // have changed, and conversations may be new), keeping the rows shown meanwhile.
@@ -198,6 +208,12 @@ function Conversations({ client, userId, archived, onPick, children }: Conversat
       stops.forEach((stop) => stop());
     };
   }, [manager, filters, client]);
+
+  useEffect(() => {
+    if (!onKeep || !initialized || !channels.length) return;
+    const timer = setTimeout(() => onKeep(channels), KEEP_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [onKeep, initialized, channels]);
 
   if (error) {
     return <StatusView tone="error" title={t('list.failed')} detail={say(why(error))} actionLabel={t('panel.tryAgain')} onAction={load} />;

@@ -1,5 +1,5 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { StateStore, type MessageResponse } from 'stream-chat';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { StateStore, type Channel, type MessageResponse } from 'stream-chat';
 import { panelShown, type ChannelRef, type Presentation, type WidgetConfig } from '../element/attributes';
 import type { Emit, MessageSummary } from '../element/events';
 import type { ChannelViewState, SendResult } from '../session/channel-handle';
@@ -89,6 +89,8 @@ export function ConnectedWidget({ config, presentation, notify, emit, setOpen }:
   // Not connected (yet, or the chat cannot be reached), the panel shows what this browser kept.
   const fromCache = !live && cached > 0;
   const connected = live || fromCache;
+  const keptConversations = useMemo(() => (fromCache ? session.keptConversations() : []), [fromCache, session, cached]);
+  const keepList = useCallback((channels: Channel[]) => session.keep(...channels), [session]);
   const [picked, setPicked] = useState<ChannelRef | null>(null);
   const [panel, setPanel] = useState<ChannelPanel>('messages');
   // A channel opened from search replaces the configured one until the reader goes back.
@@ -181,7 +183,7 @@ export function ConnectedWidget({ config, presentation, notify, emit, setOpen }:
   if (status === 'error' && error?.reason.startsWith('account-')) {
     // A closed account is the site's decision: there is nothing to try again.
     body = <StatusView tone="error" title={say(error.text)} detail={t('panel.contactSite')} />;
-  } else if (status === 'error' && !(fromCache && handle && channel.status === 'ready')) {
+  } else if (status === 'error' && !(fromCache && (handle ? channel.status === 'ready' : keptConversations.length > 0))) {
     body = (
       <StatusView
         tone="error"
@@ -191,7 +193,7 @@ export function ConnectedWidget({ config, presentation, notify, emit, setOpen }:
         onAction={() => session.connect().catch(() => undefined)}
       />
     );
-  } else if (!connected || !userId || (!live && !handle)) {
+  } else if (!connected || !userId || (!live && !handle && !keptConversations.length)) {
     body = <StatusView tone="info" title={t('panel.connecting')} />;
   } else if (searching && search) {
     body = (
@@ -206,7 +208,12 @@ export function ConnectedWidget({ config, presentation, notify, emit, setOpen }:
       />
     );
   } else if (!handle) {
-    body = <ChannelList client={session.client} userId={userId} onPick={setPicked} />;
+    // Shown from the cache until the connection comes; then a list of its own asks the backend.
+    body = live ? (
+      <ChannelList key="live" client={session.client} userId={userId} onPick={setPicked} onKeep={keepList} />
+    ) : (
+      <ChannelList key="kept" client={session.client} userId={userId} onPick={setPicked} kept={keptConversations} />
+    );
   } else {
     body = (
       <ChannelView

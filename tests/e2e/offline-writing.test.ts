@@ -170,6 +170,8 @@ const keptInBrowser = (page: Page): Promise<string> =>
     () =>
       new Promise<string>((resolve) => {
         const request = indexedDB.open('chat-widget');
+        // Looking must not create the database before the widget does (it would lack its store).
+        request.onupgradeneeded = () => request.transaction?.abort();
         request.onsuccess = () => {
           const db = request.result;
           if (!db.objectStoreNames.contains('kept')) return resolve('');
@@ -181,6 +183,39 @@ const keptInBrowser = (page: Page): Promise<string> =>
   );
 
 describe('a returning visitor whose chat cannot be reached', () => {
+  it("opens the conversation list this browser kept (an agent's inbox), under the offline banner", async () => {
+    const context = await demo.browser.newContext({ viewport: { width: 1200, height: 860 } });
+    const page = await context.newPage();
+    const names = (on: Page) => on.locator('chat-widget .channel-name').allTextContents();
+    try {
+      // Two conversations in the agent's inbox, the newer on top.
+      await demo.owner.upsertUser({ id: 'sam', name: 'Sam' });
+      for (const topic of ['returns', 'sizing']) {
+        const channel = demo.owner.channel('messaging', `kept-${topic}-${Date.now()}`, { members: ['sam', 'bob'], created_by_id: 'bob' });
+        await channel.create();
+        await channel.sendMessage({ text: `A question about ${topic}`, user_id: 'bob' });
+      }
+      await page.goto(`${demo.server.url}/agent.html`);
+      await widget(page, 'channel-item').first().waitFor();
+      const listed = await names(page);
+      expect(listed.length).toBeGreaterThan(1);
+      await eventually(async () => (await keptInBrowser(page)).split('"cid"').length - 1).toBeGreaterThanOrEqual(listed.length);
+      await page.close();
+
+      const again = await context.newPage();
+      const errors = collectErrors(again);
+      await again.route(/\/(channels|demo\/token|guest|app|users|connect|longpoll)/, (route) => route.abort('internetdisconnected'));
+      await again.goto(`${demo.server.url}/agent.html`);
+      await eventually(() => names(again)).toEqual(listed);
+      await eventually(() => widget(again, 'offline-banner').count()).toBe(1);
+      expect(await again.getByText('unavailable').count()).toBe(0);
+      await screenshot(again, 'cached-list-offline');
+      expect(errors.filter((error) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(error))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('opens the conversation this browser kept, under the offline banner; signing out leaves nothing of it', async () => {
     const context = await demo.browser.newContext({ viewport: { width: 1200, height: 860 } });
     const page = await context.newPage();
