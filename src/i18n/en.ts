@@ -186,6 +186,7 @@ export const en = {
   'composer.uploading': 'Uploading…',
   'composer.uploadingPercent': 'Uploading {percent}%…',
   'composer.uploadFailed': 'Upload failed',
+  'composer.waitingForNetwork': 'Uploads when you are back online',
   'composer.blocked': 'Not uploaded: {why}',
   'composer.blockedUnknown': 'not accepted here',
   'composer.noFiles': 'Files cannot be attached in this conversation',

@@ -9,7 +9,7 @@ import { text } from '../i18n/translate';
 import { fetchToken } from './token-endpoint';
 import { refreshExpiredTokens, shared } from './token-freshness';
 import { closeOutbox, forgetOutbox } from './outbox';
-import { forgetCache, readCache, saveChannels, type VisitorCache } from './visitor-cache';
+import { forgetCache, readCache, saveAppSettings, saveChannels, type VisitorCache } from './visitor-cache';
 import { newGuestId, visitorStorage } from './visitor-storage';
 import { SharedConnection } from './shared-connection';
 
@@ -95,6 +95,29 @@ export class ChatSession {
     });
     this.setComposerOptions({ drafts: false });
     refreshExpiredTokens(this.client);
+    this.keepAppSettings();
+  }
+
+  /**
+   * The app's settings (the composer checks files against them): kept with the visitor's chat,
+   * used when they cannot be fetched, and a failed fetch is not kept as the answer (the SDK would
+   * give every later caller the same failure).
+   */
+  private keepAppSettings() {
+    const { client } = this;
+    const fetch = client.getAppSettings.bind(client);
+    client.getAppSettings = async () => {
+      try {
+        const settings = await fetch();
+        if (this.state.getLatestValue().status === 'connected') void saveAppSettings(this.identity.apiKey, this.cacheIdentity, settings);
+        return settings;
+      } catch (error) {
+        client.appSettingsPromise = undefined;
+        // Offline, or shown from the cache before any connection (no token yet): what was kept.
+        if (this.kept?.appSettings) return this.kept.appSettings;
+        throw error;
+      }
+    };
   }
 
   /**

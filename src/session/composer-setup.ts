@@ -1,4 +1,5 @@
 import {
+  isLocalUploadAttachment,
   createCommandInjectionMiddleware,
   createCommandStringExtractionMiddleware,
   createDraftCommandInjectionMiddleware,
@@ -6,6 +7,7 @@ import {
   type MessageComposer,
   type TextComposerMiddleware,
 } from 'stream-chat';
+import { isTransient } from './session-error';
 
 /** What the element lets a site choose about every composer on the page. */
 export interface ComposerOptions {
@@ -32,6 +34,44 @@ const keepImageSize: AttachmentPostUploadMiddleware = {
     },
   },
 };
+
+const UPLOAD_ERROR = 'stream-io/attachment-manager-middleware/upload-error';
+
+/** An upload that could not reach the backend is marked so, to say why and to go again when it can. */
+export type WaitingUpload = { waitingForNetwork?: boolean };
+
+/** Whether the client has a live connection (its own, long-poll, or the tab's that holds it). */
+const connected = ({ wsConnection, wsFallback }: MessageComposer['client']) => !!(wsConnection?.isHealthy || wsFallback?.isHealthy());
+
+// An upload made without a network (or before the chat connected, from the cache) is no error to
+// report: it stays in the composer, marked as waiting, and goes when the connection is back.
+const waitForNetwork = (composer: MessageComposer): AttachmentPostUploadMiddleware => ({
+  id: 'chat-widget/wait-for-network',
+  handlers: {
+    postProcess: ({ state, complete, forward }) => {
+      if (!state.error || !(isTransient(state.error) || !connected(composer.client))) return forward();
+      const { attachment } = state;
+      return complete({ ...state, attachment: { ...attachment, localMetadata: { ...attachment.localMetadata, waitingForNetwork: true } as typeof attachment.localMetadata } });
+    },
+  },
+});
+
+/** The uploads that waited for the network go when the connection is back. */
+function uploadWhenBack(composer: MessageComposer): () => void {
+  const manager = composer.attachmentManager;
+  const retry = () =>
+    manager.attachments.forEach((attachment) => {
+      if (!isLocalUploadAttachment(attachment) || attachment.localMetadata.uploadState !== 'failed') return;
+      if (!(attachment.localMetadata as WaitingUpload).waitingForNetwork) return;
+      void manager.uploadAttachment({ ...attachment, localMetadata: { ...attachment.localMetadata, waitingForNetwork: false } as typeof attachment.localMetadata });
+    });
+  const subscriptions = [composer.client.on('connection.recovered', retry), composer.client.on('connection.changed', (event) => event.online && retry())];
+  // Without the app's settings (never fetched, and no network) a file is not refused for want of
+  // them: it waits, and the check runs again, with the settings, when it is uploaded.
+  const check = manager.getUploadConfigCheck;
+  manager.getUploadConfigCheck = (file) => check(file).catch(() => ({ uploadBlocked: false }));
+  return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
+}
 
 /**
  * Saves the draft a while after each change. Whether there is anything to save, and whether
@@ -92,13 +132,19 @@ function keepTextOverOwnDraftEcho(composer: MessageComposer): () => void {
 /**
  * Turns on what this widget uses of a composer (the SDK's setup hook calls it for every
  * channel, thread and edit composer): link previews with the SDK's 1500 ms debounce, the
- * image size kept from uploads, and drafts when the site asked for them. Returns the teardown.
+ * image size kept from uploads, uploads that wait for the network, and drafts when the site
+ * asked for them. Returns the teardown.
  */
 export function setupComposer(composer: MessageComposer, options: ComposerOptions): () => void {
   composer.updateConfig({ linkPreviews: { enabled: true }, drafts: { enabled: options.drafts } });
   composer.attachmentManager.postUploadMiddlewareExecutor.insert({
     middleware: [keepImageSize],
     position: { after: ENRICHMENT },
+    unique: true,
+  });
+  composer.attachmentManager.postUploadMiddlewareExecutor.insert({
+    middleware: [waitForNetwork(composer)],
+    position: { before: UPLOAD_ERROR },
     unique: true,
   });
   // A slash command typed out in full (`/giphy cats`, not picked from the list) becomes the
@@ -122,9 +168,9 @@ export function setupComposer(composer: MessageComposer, options: ComposerOption
     position: { after: 'stream-io/message-composer-middleware/draft-attachments' },
     unique: true,
   });
-  const stopDrafts = options.drafts ? [saveDraftsOnChange(composer), keepTextOverOwnDraftEcho(composer)] : [];
+  const stops = [uploadWhenBack(composer), ...(options.drafts ? [saveDraftsOnChange(composer), keepTextOverOwnDraftEcho(composer)] : [])];
   return () => {
-    stopDrafts.forEach((stop) => stop());
+    stops.forEach((stop) => stop());
     // A lookup still waiting out its debounce would run after the panel (or the client) is gone.
     composer.linkPreviewsManager.cancelURLEnrichment();
   };

@@ -1,5 +1,6 @@
 import { del, get, update } from 'idb-keyval';
 import { kept } from './browser-store';
+import { isTransient } from './session-error';
 import { formatMessage, type LocalMessage, type Message, type MessageResponse, type SendMessageOptions, type StreamChat } from 'stream-chat';
 
 /**
@@ -29,16 +30,6 @@ const RETRY_MS = 2000;
 const isRepeatedId = (error: unknown) => {
   const { code, message } = error as { code?: number; message?: string };
   return code === 4 && /already exists/.test(message ?? '');
-};
-
-/**
- * No answer came (offline, a dropped response, a time-out) or a server fault: the send may work
- * later. An error the SDK itself threw (no request made) is not one: it would block the queue.
- */
-const isTransient = (error: unknown) => {
-  const raw = error as { status?: number; isAxiosError?: boolean; response?: { status?: number } };
-  const status = raw.status ?? raw.response?.status;
-  return status ? status >= 500 : !!raw.isAxiosError;
 };
 
 /** A message the backend no longer has: deleting it again is done, not refused. */

@@ -19,6 +19,16 @@ export class SessionError extends Error {
   }
 }
 
+/**
+ * No answer came (offline, a dropped response, a time-out) or a server fault: the send may work
+ * later. An error the SDK itself threw (no request made) is not one: it would block the queue.
+ */
+export const isTransient = (error: unknown) => {
+  const raw = error as { status?: number; isAxiosError?: boolean; response?: { status?: number } };
+  const status = raw.status ?? raw.response?.status;
+  return status ? status >= 500 : !!raw.isAxiosError;
+};
+
 const API_CODE_TEXT: Record<number, MessageKey> = {
   4: 'why.invalid',
   16: 'why.notFound',

@@ -1,5 +1,5 @@
 import { del, get, update } from 'idb-keyval';
-import type { Channel, ChannelAPIResponse, MessageResponse, UserResponse } from 'stream-chat';
+import type { AppSettingsAPIResponse, Channel, ChannelAPIResponse, MessageResponse, UserResponse } from 'stream-chat';
 import { kept } from './browser-store';
 
 /** What this browser keeps of a visitor's chat, to open it before (or without) the network. */
@@ -8,6 +8,8 @@ export type VisitorCache = {
   totalUnread: number;
   /** The channels the visitor opened, each as the backend answered it (one page), newest saved last. */
   channels: Array<{ savedAt: number; response: ChannelAPIResponse }>;
+  /** The app's settings, which the composer checks files against. */
+  appSettings?: AppSettingsAPIResponse;
 };
 
 /** Bounds: the most recent channels, one page each, and a size for the whole. */
@@ -50,6 +52,10 @@ function responseOf(channel: Channel): ChannelAPIResponse | null {
   } as ChannelAPIResponse;
 }
 
+/** Keeps the app's settings beside the visitor's channels (only where something of them is kept). */
+export const saveAppSettings = (apiKey: string, identity: string, appSettings: AppSettingsAPIResponse): Promise<unknown> =>
+  kept((store) => update<VisitorCache | undefined>(keyOf(apiKey, identity), (previous) => previous && { ...previous, appSettings }, store));
+
 /**
  * Keeps the channels' latest pages (and the visitor's user and unread total) for the next open:
  * one the visitor opened, or the conversation list's.
@@ -71,7 +77,7 @@ export function saveChannels(apiKey: string, identity: string, channels: Channel
         const kept = [...others, ...saved].slice(-MAX_CHANNELS);
         // Over the size, the channels saved longest ago go first; the last one saved stays.
         while (kept.length > 1 && JSON.stringify(kept).length > MAX_BYTES) kept.shift();
-        return { user: own, totalUnread, channels: kept };
+        return { user: own, totalUnread, channels: kept, appSettings: previous?.appSettings };
       },
       store,
     ),

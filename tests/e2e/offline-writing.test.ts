@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { collectErrors, eventually, ownedDemo, screenshot } from './browser';
 import { cutOffVisitor } from './network';
+import { pngBytes } from '../ui/png';
 
 const API_KEY = 'e2e-offline-writing';
 const API_SECRET = 'e2e-offline-writing-secret-long-enough-for-hs256';
@@ -117,6 +118,33 @@ describe('writing while offline', () => {
     }
   });
 
+  it('a file attached offline waits in the composer, uploads once the network is back, and goes with the message', async () => {
+    const { context, page, network } = await cutOffVisitor(demo.browser);
+    try {
+      await openChat(page);
+      await network.cut();
+      await eventually(() => widget(page, 'offline-banner').count()).toBe(1);
+      await widget(page, 'file-input').setInputFiles({ name: 'tide-table.png', mimeType: 'image/png', buffer: Buffer.from(pngBytes(64, 48)) });
+      const preview = widget(page, 'attachment-preview');
+      await eventually(() => preview.textContent()).toContain('Uploads when you are back online');
+      expect(await preview.textContent()).toContain('tide-table.png');
+      expect(await widget(page, 'notification').count()).toBe(0);
+      await screenshot(page, 'offline-attachment-waiting');
+
+      await network.restore();
+      await eventually(() => preview.getAttribute('data-state')).toBe('finished');
+      const text = `The tide table for Sunday ${Date.now()}`;
+      await widget(page, 'composer-input').fill(text);
+      await widget(page, 'send-button').click();
+      await eventually(async () => {
+        const { messages } = await demo.owner.channel('messaging', 'general').query({ messages: { limit: 20 } });
+        return messages.find((m) => m.text === text)?.attachments?.map((a) => a.type);
+      }).toEqual(['image']);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('a send whose answer is lost after the backend stored it ends as that one stored message', async () => {
     const context = await demo.browser.newContext({ viewport: { width: 1200, height: 860 } });
     const page = await context.newPage();
@@ -212,6 +240,28 @@ describe('a returning visitor whose chat cannot be reached', () => {
       await screenshot(again, 'cached-list-offline');
       expect(errors.filter((error) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(error))).toEqual([]);
     } finally {
+      await context.close();
+    }
+  });
+
+  it("checks a file against the app's upload settings this browser kept", async () => {
+    const context = await demo.browser.newContext({ viewport: { width: 1200, height: 860 } });
+    try {
+      await demo.owner.updateAppSettings({ file_upload_config: { blocked_file_extensions: ['.exe'] } });
+      const page = await context.newPage();
+      await openChat(page);
+      await eventually(() => keptInBrowser(page)).toContain('blocked_file_extensions');
+      await page.close();
+
+      const again = await context.newPage();
+      await again.route(/\/(channels|demo\/token|guest|app|users|connect|longpoll|uploads)/, (route) => route.abort('internetdisconnected'));
+      await again.goto(`${demo.server.url}/?user=alice`);
+      await widget(again, 'launcher').click();
+      await eventually(() => widget(again, 'offline-banner').count()).toBe(1);
+      await widget(again, 'file-input').setInputFiles({ name: 'setup.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') });
+      await eventually(() => widget(again, 'attachment-preview').getAttribute('data-state')).toBe('blocked');
+    } finally {
+      await demo.owner.updateAppSettings({ file_upload_config: {} });
       await context.close();
     }
   });

@@ -7,6 +7,7 @@ import { formatBytes, safeUrl } from '../format';
 import { CloseIcon, FileIcon } from '../icons';
 import { useLocalization } from '../localization';
 import { blockedReason } from './notifications';
+import type { WaitingUpload } from '../../session/composer-setup';
 
 const selectAttachments = (state: AttachmentManagerState) => ({ attachments: state.attachments });
 
@@ -23,7 +24,7 @@ function statusText(t: Translate, locale: string, attachment: LocalAttachment): 
     case 'uploading':
       return percent === undefined ? t('composer.uploading') : t('composer.uploadingPercent', { percent });
     case 'failed':
-      return t('composer.uploadFailed');
+      return t((meta as WaitingUpload).waitingForNetwork ? 'composer.waitingForNetwork' : 'composer.uploadFailed');
     case 'blocked':
       return t('composer.blocked', { why: blockedReason(meta.uploadPermissionCheck?.reason) ?? { key: 'composer.blockedUnknown' } });
     default:
@@ -55,18 +56,20 @@ export const AttachmentPreviews = memo(function AttachmentPreviews({ manager }: 
     <ul className="attachment-previews" part="attachment-previews" aria-label={t('composer.attachments')}>
       {attachments.map((attachment) => {
         const state = isLocalUploadAttachment(attachment) ? attachment.localMetadata.uploadState : 'finished';
+        // Failed for want of a network: not an error, it goes when the connection is back.
+        const waiting = (attachment.localMetadata as WaitingUpload).waitingForNetwork;
         const name = attachmentName(attachment) || t('message.attachment');
         return (
-          <li key={attachment.localMetadata.id} className="attachment-preview" part="attachment-preview" data-state={state}>
+          <li key={attachment.localMetadata.id} className="attachment-preview" part="attachment-preview" data-state={waiting && state === 'failed' ? 'waiting' : state}>
             <Thumbnail attachment={attachment} />
             <span className="attachment-info">
               <span className="attachment-name">{name}</span>
-              <span className={`attachment-status${state === 'failed' || state === 'blocked' ? ' failed' : ''}`}>
+              <span className={`attachment-status${(state === 'failed' && !waiting) || state === 'blocked' ? ' failed' : ''}`}>
                 {statusText(t, locale, attachment)}
                 {state === 'uploading' && <progress className="upload-progress" max={100} value={(attachment.localMetadata as { uploadProgress?: number }).uploadProgress} />}
               </span>
             </span>
-            {state === 'failed' && isLocalUploadAttachment(attachment) && (
+            {state === 'failed' && !waiting && isLocalUploadAttachment(attachment) && (
               <button type="button" className="link-button" onClick={() => void manager.uploadAttachment(attachment)}>
                 {t('message.retry')}
               </button>
