@@ -473,6 +473,15 @@ export class ChannelHandle {
     return this.delivery.retry(messageId);
   }
 
+  /** A message the backend refused, dropped by the visitor: it leaves the list and is not tried again. */
+  discard(messageId: string) {
+    const message = this.channel.state.findMessage(messageId);
+    if (message?.status !== 'failed') return;
+    outboxFor(this.client).discard(messageId);
+    this.channel.state.removeMessage({ id: messageId });
+    this.sync();
+  }
+
   /**
    * Marks the channel read when there is something unread (the SDK checks the capability),
    * unless the reader just marked a message unread: that holds until they send or reopen.

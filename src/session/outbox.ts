@@ -173,6 +173,11 @@ export class Outbox {
     return this.refused.has(messageId);
   }
 
+  /** A refused send the visitor dropped: it is not tried again. */
+  discard(messageId: string) {
+    this.refused.delete(messageId);
+  }
+
   /** A refused send, tried again with the same id. */
   async retry(messageId: string): Promise<MessageResponse | null> {
     const send = this.refused.get(messageId);

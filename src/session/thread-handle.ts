@@ -69,6 +69,15 @@ export class ThreadHandle {
     return this.delivery?.retry(messageId) ?? Promise.resolve(null);
   }
 
+  /** A reply the backend refused, dropped by the visitor. */
+  discard(messageId: string) {
+    const { thread } = this.state.getLatestValue();
+    const reply = thread?.state.getLatestValue().replies.find((message) => message.id === messageId);
+    if (!thread || reply?.status !== 'failed') return;
+    outboxFor(this.client).discard(messageId);
+    thread.deleteReplyLocally({ message: reply as unknown as MessageResponse });
+  }
+
   close() {
     const { thread } = this.state.getLatestValue();
     this.closed = true;

@@ -20,7 +20,7 @@ interface ThreadViewProps {
   handle: ThreadHandle;
   ownUserId: string | null;
   capabilities: string[];
-  handlers: Omit<MessageHandlers, 'onOpenThread' | 'onRetry'>;
+  handlers: Omit<MessageHandlers, 'onOpenThread' | 'onRetry' | 'onDiscard'>;
   onSendResult: (result: SendResult) => void;
 }
 
@@ -45,7 +45,7 @@ function ThreadContent({ handle, thread, ownUserId, capabilities, handlers, onSe
   const [loadingEarlier, setLoadingEarlier] = useState(false);
   const t = useT();
   const itemHandlers: MessageHandlers = useMemo(
-    () => ({ ...handlers, onOpenThread: () => undefined, onRetry: (id) => void handle.retry(id).then(onSendResult) }),
+    () => ({ ...handlers, onOpenThread: () => undefined, onRetry: (id) => void handle.retry(id).then(onSendResult), onDiscard: (id) => handle.discard(id) }),
     [handlers, handle, onSendResult],
   );
   const item = (message: LocalMessage, continued = false) => (

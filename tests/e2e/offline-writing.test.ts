@@ -185,6 +185,10 @@ describe('writing while offline', () => {
       expect(await own(page, long).getByRole('button', { name: /retry/i }).count()).toBe(1);
       expect(await stored([long])).toEqual([]);
       await screenshot(page, 'offline-refused');
+      // The visitor drops it: gone from the list, never tried again.
+      await own(page, long).getByRole('button', { name: 'Delete' }).click();
+      await eventually(() => own(page, long).count()).toBe(0);
+      expect(await stored([long])).toEqual([]);
     } finally {
       await demo.owner.updateChannelType('messaging', { max_message_length: 5000 });
       await context.close();

@@ -16,6 +16,8 @@ import { Reactions } from './reactions';
 
 export interface MessageHandlers {
   onRetry: (id: string) => void;
+  /** Drops a message the backend refused. */
+  onDiscard: (id: string) => void;
   onAction: (message: LocalMessage, action: MessageActionId) => void;
   onReact: (message: LocalMessage, type: string, remove: boolean) => void;
   onOpenThread: (message: LocalMessage) => void;
@@ -36,7 +38,7 @@ interface MessageItemProps extends MessageHandlers {
   inThread?: boolean;
 }
 
-function Status({ message, readBy, onRetry }: Pick<MessageItemProps, 'message' | 'readBy' | 'onRetry'>) {
+function Status({ message, readBy, onRetry, onDiscard }: Pick<MessageItemProps, 'message' | 'readBy' | 'onRetry' | 'onDiscard'>) {
   const { t, locale } = useLocalization();
   if (message.status === 'sending') return <span className="message-state">{t('message.sending')}</span>;
   if (message.status === 'failed') {
@@ -45,6 +47,9 @@ function Status({ message, readBy, onRetry }: Pick<MessageItemProps, 'message' |
         {t('message.failed', { why: why(message.error) })}{' '}
         <button type="button" className="link-button" onClick={() => onRetry(message.id)}>
           {t('message.retry')}
+        </button>{' '}
+        <button type="button" className="link-button" onClick={() => onDiscard(message.id)}>
+          {t('actions.delete')}
         </button>
       </span>
     );
@@ -167,7 +172,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
             {t(translateError.key, translateError.params)}
           </span>
         )}
-        <Status message={message} readBy={readBy} onRetry={props.onRetry} />
+        <Status message={message} readBy={readBy} onRetry={props.onRetry} onDiscard={props.onDiscard} />
       </div>
     </div>
   );

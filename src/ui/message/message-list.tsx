@@ -142,6 +142,7 @@ export function MessageList({ handle, ownUserId, onSendResult, onOpenThread }: M
   const handlers: MessageHandlers = useMemo(
     () => ({
       onRetry: (id) => void handle.retry(id).then(onSendResult),
+      onDiscard: (id) => handle.discard(id),
       onAction: (message, action: MessageActionId) =>
         action === 'mark-unread'
           ? void handle.markUnread(message.id).then(
