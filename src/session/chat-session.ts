@@ -382,6 +382,9 @@ export class ChatSession {
         visitorStorage.rememberGuest(apiKey, this.client.userID ?? id);
       }
     } catch (error) {
+      // No connection to share: another tab may open one (this one asks again on its next try).
+      this.shared?.close();
+      this.shared = null;
       // A watch sent with the failed connection goes with it; the next attempt watches afresh.
       if (this.early) {
         this.early.dispose();
@@ -438,7 +441,7 @@ export class ChatSession {
    */
   private async share(userId: string) {
     const name = `chat-widget-connection:${JSON.stringify([this.identity.apiKey, this.client.baseURL, userId])}`;
-    if (this.shared?.name === name) return;
+    if (this.shared?.name === name && this.shared.role !== 'closed') return;
     this.shared?.close();
     this.shared = await SharedConnection.open(this.client, name, () => this.reconnectIfUnreachable());
   }

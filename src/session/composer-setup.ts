@@ -4,10 +4,12 @@ import {
   createCommandStringExtractionMiddleware,
   createDraftCommandInjectionMiddleware,
   type AttachmentPostUploadMiddleware,
+  type LocalUploadAttachment,
   type MessageComposer,
   type TextComposerMiddleware,
 } from 'stream-chat';
 import { isTransient } from './session-error';
+import { isConnected } from './connection-state';
 
 /** What the element lets a site choose about every composer on the page. */
 export interface ComposerOptions {
@@ -40,36 +42,45 @@ const UPLOAD_ERROR = 'stream-io/attachment-manager-middleware/upload-error';
 /** An upload that could not reach the backend is marked so, to say why and to go again when it can. */
 export type WaitingUpload = { waitingForNetwork?: boolean };
 
-/** Whether the client has a live connection (its own, long-poll, or the tab's that holds it). */
-const connected = ({ wsConnection, wsFallback }: MessageComposer['client']) => !!(wsConnection?.isHealthy || wsFallback?.isHealthy());
-
 // An upload made without a network (or before the chat connected, from the cache) is no error to
-// report: it stays in the composer, marked as waiting, and goes when the connection is back.
+// report: it stays in the composer, marked as waiting, and goes when the connection is back. One
+// that fails while connected is a failure, with its Retry.
 const waitForNetwork = (composer: MessageComposer): AttachmentPostUploadMiddleware => ({
   id: 'chat-widget/wait-for-network',
   handlers: {
     postProcess: ({ state, complete, forward }) => {
-      if (!state.error || !(isTransient(state.error) || !connected(composer.client))) return forward();
+      const offline = navigator.onLine === false || !isConnected(composer.client);
+      if (!state.error || !offline || !isTransient(state.error)) return forward();
       const { attachment } = state;
       return complete({ ...state, attachment: { ...attachment, localMetadata: { ...attachment.localMetadata, waitingForNetwork: true } as typeof attachment.localMetadata } });
     },
   },
 });
 
-/** The uploads that waited for the network go when the connection is back. */
+const lenientChecks = new WeakSet<MessageComposer['attachmentManager']>();
+
+/**
+ * The uploads that waited for the network go when the connection is back, as new uploads of the
+ * same files (checked against the app's settings and through the same middleware as the first).
+ */
 function uploadWhenBack(composer: MessageComposer): () => void {
   const manager = composer.attachmentManager;
-  const retry = () =>
-    manager.attachments.forEach((attachment) => {
-      if (!isLocalUploadAttachment(attachment) || attachment.localMetadata.uploadState !== 'failed') return;
-      if (!(attachment.localMetadata as WaitingUpload).waitingForNetwork) return;
-      void manager.uploadAttachment({ ...attachment, localMetadata: { ...attachment.localMetadata, waitingForNetwork: false } as typeof attachment.localMetadata });
-    });
+  const retry = () => {
+    const waiting = manager.attachments.filter(
+      (attachment) => isLocalUploadAttachment(attachment) && attachment.localMetadata.uploadState === 'failed' && (attachment.localMetadata as WaitingUpload).waitingForNetwork,
+    );
+    if (!waiting.length) return;
+    manager.removeAttachments(waiting.map((attachment) => attachment.localMetadata.id));
+    waiting.forEach((attachment) => void manager.uploadFile((attachment as LocalUploadAttachment).localMetadata.file));
+  };
   const subscriptions = [composer.client.on('connection.recovered', retry), composer.client.on('connection.changed', (event) => event.online && retry())];
   // Without the app's settings (never fetched, and no network) a file is not refused for want of
   // them: it waits, and the check runs again, with the settings, when it is uploaded.
-  const check = manager.getUploadConfigCheck;
-  manager.getUploadConfigCheck = (file) => check(file).catch(() => ({ uploadBlocked: false }));
+  if (!lenientChecks.has(manager)) {
+    lenientChecks.add(manager);
+    const check = manager.getUploadConfigCheck;
+    manager.getUploadConfigCheck = (file) => check(file).catch(() => ({ uploadBlocked: false }));
+  }
   return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
 }
 

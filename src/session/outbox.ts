@@ -1,6 +1,7 @@
 import { del, get, update } from 'idb-keyval';
 import { kept } from './browser-store';
 import { isTransient } from './session-error';
+import { isConnected } from './connection-state';
 import { formatMessage, type LocalMessage, type Message, type MessageResponse, type SendMessageOptions, type StreamChat } from 'stream-chat';
 
 /**
@@ -102,12 +103,12 @@ export class Outbox {
   /** The sends waiting in a channel, to show after a reload. */
   async waiting(cid: string): Promise<LocalMessage[]> {
     await this.restored;
+    await this.catchUp();
     return this.queue.flatMap((entry) => ('local' in entry && entry.cid === cid ? [{ ...entry.local, status: 'sending' }] : []));
   }
 
   private get reachable(): boolean {
-    const { wsConnection, wsFallback } = this.client;
-    return !this.closed && this.client.userID === this.userId && navigator.onLine !== false && !!(wsConnection?.isHealthy || wsFallback?.isHealthy());
+    return !this.closed && this.client.userID === this.userId && navigator.onLine !== false && isConnected(this.client);
   }
 
   /**
@@ -155,6 +156,8 @@ export class Outbox {
   /** Tries it now when nothing waits before it and the chat can be reached; else queues it (null). */
   private async submit(entry: Queued): Promise<Outcome | null> {
     await this.restored;
+    // What another tab of this visitor queued goes first too.
+    await this.catchUp();
     if (this.queue.length === 0 && this.reachable) {
       const outcome = await this.attempt(entry);
       if (!('unreachable' in outcome)) return outcome;
@@ -164,7 +167,8 @@ export class Outbox {
     this.saved.delete(idOf(entry));
     this.queue.push(entry);
     await this.save();
-    this.later();
+    if (this.reachable) void this.flush();
+    else this.later();
     return null;
   }
 
@@ -199,7 +203,8 @@ export class Outbox {
         const entry = this.queue[0];
         const outcome = await this.attempt(entry);
         if ('unreachable' in outcome) return this.later();
-        this.queue.shift();
+        // By its id: a catch-up meanwhile may have made the queue anew.
+        this.queue = this.queue.filter((queued) => idOf(queued) !== idOf(entry));
         this.done.add(idOf(entry));
         await this.save();
         // A refused reaction is left to the next read of the message; a refused message says why;
@@ -220,20 +225,22 @@ export class Outbox {
     const kept = await keptQueue(this.key);
     if (!kept) return;
     const there = new Set(kept.map(idOf));
+    // Kept now, by whichever tab: gone from the record later means sent.
+    there.forEach((id) => this.saved.add(id));
     const unsaved = this.queue.filter((entry) => !there.has(idOf(entry)) && !this.saved.has(idOf(entry)));
     this.queue = [...kept.filter((entry) => !this.done.has(idOf(entry))), ...unsaved];
   }
 
   private async attempt(entry: Queued): Promise<Outcome> {
     try {
-      const [type, id] = entry.cid.split(':', 2) as [string, string];
-      const channel = this.client.activeChannels[entry.cid] ?? this.client.channel(type, id);
-      if ('local' in entry) return { stored: (await channel.sendMessage(entry.message, entry.options)).message };
       if ('change' in entry) {
         const { change, remove } = entry;
         const answer = remove ? await this.client.deleteMessage(change.id, remove === 'hard') : await this.client.updateMessage(change);
         return { stored: answer.message };
       }
+      const [type, id] = entry.cid.split(':', 2) as [string, string];
+      const channel = this.client.activeChannels[entry.cid] ?? this.client.channel(type, id);
+      if ('local' in entry) return { stored: (await channel.sendMessage(entry.message, entry.options)).message };
       const { messageId, type: kind, remove } = entry.reaction;
       // The SDK takes reactions back only on a watched channel.
       if (!channel.initialized) await channel.watch();
@@ -266,17 +273,17 @@ export class Outbox {
     const queue = this.queue.map((entry) => ('local' in entry ? { ...entry, local: { ...entry.local, error: undefined } } : entry));
     // Another tab of this visitor may have queued too: its entries stay, in the order kept, those
     // this tab settled go, and one this tab kept before that another tab has sent is not put back.
+    let added: Queued[] = [];
     return kept((store) =>
       update<Queued[]>(
         this.key,
         (previous = []) => {
           const there = new Set(previous.map(idOf));
-          const added = queue.filter((entry) => !there.has(idOf(entry)) && !this.saved.has(idOf(entry)));
-          added.forEach((entry) => this.saved.add(idOf(entry)));
+          added = queue.filter((entry) => !there.has(idOf(entry)) && !this.saved.has(idOf(entry)));
           return [...previous.filter((entry) => !this.done.has(idOf(entry))), ...added];
         },
         store,
-      ),
+      ).then(() => added.forEach((entry) => this.saved.add(idOf(entry)))),
     ).then(() => undefined);
   }
 

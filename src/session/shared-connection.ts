@@ -1,24 +1,26 @@
 // One realtime connection per browser: the tabs of one site, API key and visitor share the socket
 // (or long-poll) of the tab that holds a Web Lock, and `BroadcastChannel` carries its events to
 // the others. The others make their REST calls as before, naming the holder's connection id, so
-// what they watch is delivered on the one connection. When the holder closes, leaves or freezes,
-// the lock passes to a waiting tab, which opens its own connection and recovers (the SDK's
-// recoverState: a watch of its channels on the new connection, then `connection.recovered`);
-// the others see the new connection id in its first health check and recover too.
+// what they watch is delivered on the one connection. When the holder closes, leaves, freezes or
+// fails to connect, the lock passes to a waiting tab, which opens its own connection and recovers
+// (the SDK's recoverState: a watch of its channels on the new connection, then
+// `connection.recovered`); the others see the new connection id in its first health check and
+// recover too.
 import type { ConnectionOpen, Event, StableWSConnection, StreamChat } from 'stream-chat';
+import { isConnected } from './connection-state';
 
-/** What goes between the tabs: the holder's events and health, a newcomer's question, the answer. */
-type Note = { event: Event } | { online: boolean } | { hello: true } | { connected: Event | null };
+/** What goes between the tabs: the holder's events, its loss of connection, a newcomer's question and its answer. */
+type Note = { event: Event } | { offline: true } | { hello: true } | { connected: Event };
 
-// A follower's connect fails as a socket's would when the holder has no connection to share
-// this long after it was asked (the holder's own connect may still succeed: see `wake`).
-const CONNECT_TIMEOUT_MS = 10_000;
+// A holder that has shared no connection this long after a follower asked is taken to be stuck
+// (a busy or hung tab): the follower opens a connection of its own rather than wait on.
+const STAND_ALONE_AFTER_MS = 20_000;
 
-/** Events that came from the backend; what the SDK makes in each tab for itself is not relayed. */
+/**
+ * Events that came from the backend (they carry its `created_at`); those the SDK makes in each
+ * tab for itself (`connection.changed`, `channels.queried`, `typing.stop`, …) are not relayed.
+ */
 const fromBackend = (event: Event) => !!event.created_at && event.type !== 'message.read_locally';
-
-const connectionOf = (client: StreamChat) => client.wsConnection?.connectionID ?? client.wsFallback?.connectionID;
-const healthy = (client: StreamChat) => !!(client.wsConnection?.isHealthy || client.wsFallback?.isHealthy());
 
 /**
  * The connection a follower tab's client uses in place of its own socket: the parts of the SDK's
@@ -28,22 +30,25 @@ class RelayedConnection {
   connectionID: string | undefined;
   isHealthy = false;
   isConnecting = false;
+  closed = false;
   private waiting: { resolve(open: ConnectionOpen): void; reject(error: Error): void } | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private closed = false;
+  /** The channels' recovery on the current connection failed: tried again at its next health check. */
+  private unrecovered = false;
 
   constructor(
     private readonly client: StreamChat,
     private readonly ask: () => void,
+    private readonly standAlone: () => void,
   ) {}
 
-  /** Resolves with the holder's connection (its first health check) once it has one. */
+  /** Resolves with the holder's connection (its health check) once it has one. */
   connect(): Promise<ConnectionOpen> {
     this.closed = false;
     this.isConnecting = true;
     const opened = new Promise<ConnectionOpen>((resolve, reject) => (this.waiting = { resolve, reject }));
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.settle(new Error('The tab holding the chat connection has none to share')), CONNECT_TIMEOUT_MS);
+    this.timer = setTimeout(this.standAlone, STAND_ALONE_AFTER_MS);
     this.ask();
     return opened;
   }
@@ -66,24 +71,33 @@ class RelayedConnection {
 
   receive(note: Note) {
     if (this.closed) return;
-    if ('online' in note && !note.online) this.setHealth(false);
-    const event = 'event' in note ? note.event : 'connected' in note ? note.connected : null;
+    if ('offline' in note) return this.setHealth(false);
+    // A newcomer's answer is for a connect that waits; the others have heard it all already.
+    const event = 'event' in note ? note.event : 'connected' in note && this.waiting ? note.connected : null;
     if (!event) return;
     const id = event.type === 'health.check' ? event.connection_id : undefined;
     if (id && id !== this.connectionID) {
       // The holder has a connection this tab has not used yet: its first, or a new one after a
       // reconnect or a change of holder, on which this tab's channels must be watched again.
-      const moved = !!this.connectionID && !this.waiting;
+      const moved = !this.waiting;
       this.connectionID = id;
       this.settle(event as ConnectionOpen);
       this.setHealth(true);
       this.client.dispatchEvent(event);
-      if (moved) void this.client.recoverState().catch(() => undefined);
+      if (moved) this.recover();
       return;
     }
     if (!this.connectionID || this.waiting) return;
-    if (id) this.setHealth(true);
+    if (id) {
+      this.setHealth(true);
+      if (this.unrecovered) this.recover();
+    }
     this.client.dispatchEvent(event);
+  }
+
+  private recover() {
+    this.unrecovered = false;
+    this.client.recoverState().catch(() => (this.unrecovered = true));
   }
 
   /** The browser came back online: a connection the holder kept meanwhile is healthy as it was. */
@@ -104,8 +118,6 @@ class RelayedConnection {
     this.settle(new Error('Disconnected'));
     return Promise.resolve();
   }
-
-  _destroyCurrentWSConnection() {}
 }
 
 export type ConnectionRole = 'holder' | 'follower' | 'frozen' | 'closed';
@@ -113,15 +125,16 @@ export type ConnectionRole = 'holder' | 'follower' | 'frozen' | 'closed';
 /**
  * This tab's part in the browser's one connection for `name` (API key, backend and visitor).
  * Made before the client connects; `open` answers null where the browser has no Web Locks or
- * BroadcastChannel, and each tab then keeps a connection of its own.
+ * BroadcastChannel (or refuses them, as an opaque origin does), and each tab then keeps a
+ * connection of its own.
  */
 export class SharedConnection {
-  role: ConnectionRole = 'closed';
+  role: ConnectionRole = 'follower';
   private readonly bus: BroadcastChannel;
   private relay: RelayedConnection | null = null;
   private release: (() => void) | undefined;
-  private readonly waitTurn = new AbortController();
-  private stopHolding: Array<() => void> = [];
+  private waitTurn: AbortController | null = null;
+  private readonly stopHolding: Array<() => void> = [];
   private readonly stopListening: Array<() => void> = [];
   /** The unread totals last heard, so a newcomer's connection starts with the current ones. */
   private unread: Partial<Pick<Event, 'total_unread_count' | 'unread_channels'>> = {};
@@ -129,14 +142,19 @@ export class SharedConnection {
   static async open(client: StreamChat, name: string, wake: () => void): Promise<SharedConnection | null> {
     if (!navigator.locks || typeof BroadcastChannel === 'undefined') return null;
     const shared = new SharedConnection(client, name, wake);
-    await shared.claim();
-    return shared;
+    try {
+      await shared.claim();
+      return shared;
+    } catch {
+      shared.close();
+      return null;
+    }
   }
 
   private constructor(
     private readonly client: StreamChat,
     readonly name: string,
-    /** Asks the session to connect again (it failed or has no connection, and one can be had now). */
+    /** Asks the session to connect again (it failed for want of a network, and one may be had now). */
     private readonly wake: () => void,
   ) {
     this.bus = new BroadcastChannel(name);
@@ -145,26 +163,27 @@ export class SharedConnection {
       target.addEventListener(type, handler);
       this.stopListening.push(() => target.removeEventListener(type, handler));
     };
-    // A frozen tab runs nothing: the holder lets another tab take the connection, and on resume
-    // holds it again or follows whoever took it.
+    // A frozen tab runs nothing: it neither holds the connection nor waits for it meanwhile.
     listen(document, 'freeze', () => this.freeze());
     listen(document, 'resume', () => void this.resume());
     listen(window, 'online', () => this.relay?.resumed());
   }
 
-  /** Holds the lock if no tab does, else follows the tab that holds it. */
+  /** Holds the lock if no tab does, else follows the tab that holds it. Rejects where locks are refused. */
   private claim(): Promise<void> {
-    return new Promise((decided) => {
-      void navigator.locks.request(this.name, { ifAvailable: true }, (lock) => {
-        if (!lock) {
-          this.follow();
+    return new Promise((decided, refused) => {
+      navigator.locks
+        .request(this.name, { ifAvailable: true }, (lock) => {
+          if (!lock) {
+            this.follow();
+            decided();
+            return undefined;
+          }
+          this.hold();
           decided();
-          return undefined;
-        }
-        this.hold();
-        decided();
-        return this.held();
-      });
+          return this.held();
+        })
+        .catch(refused);
     });
   }
 
@@ -175,17 +194,13 @@ export class SharedConnection {
 
   private hear(note: Note) {
     if (this.role === 'holder' && 'hello' in note) {
-      const me = this.client.user && { ...this.client.user, ...this.unread };
-      const id = connectionOf(this.client);
-      const online = healthy(this.client);
-      this.post({ connected: online && id && me ? ({ type: 'health.check', connection_id: id, cid: '*', me, created_at: new Date().toISOString() } as Event) : null });
-      return;
-    }
-    if (this.role !== 'follower') return;
-    this.relay?.receive(note);
-    // The holder has a connection while this tab's session failed or closed its own: try again.
-    const id = 'event' in note && note.event.type === 'health.check' ? note.event.connection_id : undefined;
-    if (id && this.client.wsConnection !== this.relay) this.wake();
+      // Not connected yet: its first health check, relayed when it comes, is the answer.
+      const id = this.client._getConnectionID();
+      if (!id || !isConnected(this.client)) return;
+      const { client } = this;
+      const me = { ...client.user, mutes: client.mutedUsers, channel_mutes: client.mutedChannels, ...this.unread };
+      this.post({ connected: { type: 'health.check', connection_id: id, cid: '*', me, created_at: new Date().toISOString() } as Event });
+    } else if (this.role === 'follower') this.relay?.receive(note);
   }
 
   private post(note: Note) {
@@ -196,14 +211,14 @@ export class SharedConnection {
     }
   }
 
-  /** This tab's connection is the browser's: every event from the backend and its health go to the others. */
+  /** This tab's connection is the browser's: every event from the backend, and its loss, go to the others. */
   private hold() {
     this.role = 'holder';
     const { unsubscribe } = this.client.on((event) => {
-      if (event.type === 'connection.changed') this.post({ online: !!event.online });
+      if (event.type === 'connection.changed' && !event.online) this.post({ offline: true });
       if (!fromBackend(event)) return;
-      const { total_unread_count, unread_channels } = event;
-      if (typeof total_unread_count === 'number') this.unread = { total_unread_count, unread_channels };
+      const total = event.total_unread_count ?? event.me?.total_unread_count;
+      if (typeof total === 'number') this.unread = { total_unread_count: total, unread_channels: event.unread_channels ?? event.me?.unread_channels };
       this.post({ event });
     });
     this.stopHolding.push(unsubscribe);
@@ -218,61 +233,64 @@ export class SharedConnection {
   /** Another tab holds the connection: this client uses it, and waits its turn to hold it. */
   private follow() {
     this.role = 'follower';
-    const relay = new RelayedConnection(this.client, () => this.post({ hello: true }));
+    const relay = new RelayedConnection(this.client, () => this.post({ hello: true }), () => this.standAlone());
     this.relay = relay;
     this.client.connect = async () => {
       this.client.wsConnection = relay as unknown as StableWSConnection;
       return relay.connect();
     };
-    void navigator.locks
-      .request(this.name, { signal: this.waitTurn.signal }, () => {
-        if (this.role === 'closed') return undefined;
+    this.waitForTurn();
+  }
+
+  private waitForTurn() {
+    const waitTurn = (this.waitTurn = new AbortController());
+    navigator.locks
+      .request(this.name, { signal: waitTurn.signal }, () => {
+        if (this.role !== 'follower') return undefined;
         void this.takeOver();
         return this.held();
       })
       .catch(() => undefined);
   }
 
-  /** The holder is gone: this tab opens the connection (the SDK's own) and recovers its channels. */
-  private async takeOver() {
+  /** The relay is done with: the client's own `connect` (the SDK's socket) is used again. */
+  private dropRelay(): RelayedConnection | null {
     const relay = this.relay;
     this.relay = null;
     delete (this.client as Partial<Pick<StreamChat, 'connect'>>).connect;
-    this.hold();
+    return relay;
+  }
+
+  /** The holder shares nothing (stuck): this tab's connect goes on with a socket of its own, and it still waits its turn. */
+  private standAlone() {
+    this.dropRelay()?.settle(this.client.connect());
+  }
+
+  /** The holder is gone: this tab opens the connection (the SDK's own) and recovers its channels. */
+  private async takeOver() {
+    const relay = this.dropRelay();
     const { client } = this;
     if (relay?.pending) {
       // The session is connecting through the relay: the same attempt goes on with a socket.
+      this.hold();
       relay.settle(client.connect());
-      return;
-    }
-    if (!relay || client.wsConnection !== (relay as unknown as StableWSConnection) || !client.userID) {
-      this.wake();
-      return;
-    }
-    await relay.disconnect();
-    client.wsConnection = null;
-    try {
-      await client.openConnection();
-      await client.recoverState();
-    } catch {
+    } else if (relay && client.wsConnection === (relay as unknown as StableWSConnection) && client.userID) {
+      this.hold();
+      await relay.disconnect();
+      await this.reopen();
+    } else if (client.wsConnection && client.userID) {
+      // It already had a connection of its own (the holder was stuck): now it is the browser's.
+      this.hold();
+    } else {
+      // No connection to share (its session failed or ended): the lock goes to the next tab.
+      this.close();
       this.wake();
     }
   }
 
-  private freeze() {
-    if (this.role !== 'holder') return;
-    this.stopHold();
-    this.role = 'frozen';
-  }
-
-  /** Back from a freeze: hold the connection again if nobody took it, else use the one who did. */
-  private async resume() {
-    if (this.role !== 'frozen') return;
+  /** The client's connection is replaced (the relay by a socket, or the other way): opened anew, its channels watched on it. */
+  private async reopen() {
     const { client } = this;
-    const own = client.userID && (client.wsConnection || client.wsFallback);
-    await this.claim();
-    if ((this.role as ConnectionRole) !== 'follower' || !own) return;
-    await client.closeConnection().catch(() => undefined);
     client.wsConnection = null;
     client.wsFallback = undefined;
     try {
@@ -283,16 +301,33 @@ export class SharedConnection {
     }
   }
 
-  /** The session closed: the lock goes to a waiting tab, and this one stops hearing the others. */
+  private freeze() {
+    this.waitTurn?.abort();
+    if (this.role !== 'holder') return;
+    this.stopHold();
+    this.role = 'frozen';
+  }
+
+  /** Back from a freeze: wait for the connection again, or hold it again if nobody took it, else use the one who did. */
+  private async resume() {
+    if (this.role === 'follower') return this.waitForTurn();
+    if (this.role !== 'frozen') return;
+    const { client } = this;
+    const own = client.userID && (client.wsConnection || client.wsFallback);
+    await this.claim().catch(() => undefined);
+    if ((this.role as ConnectionRole) !== 'follower' || !own) return;
+    await client.closeConnection().catch(() => undefined);
+    await this.reopen();
+  }
+
+  /** The session closed or failed: the lock goes to a waiting tab, and this one stops hearing the others. */
   close() {
     if (this.role === 'closed') return;
     this.role = 'closed';
     this.stopHold();
-    this.waitTurn.abort();
+    this.waitTurn?.abort();
     this.stopListening.splice(0).forEach((stop) => stop());
-    void this.relay?.disconnect();
-    this.relay = null;
-    delete (this.client as Partial<Pick<StreamChat, 'connect'>>).connect;
+    void this.dropRelay()?.disconnect();
     this.bus.close();
   }
 }

@@ -1,4 +1,4 @@
-import { del, get, update } from 'idb-keyval';
+import { del, get, set, update } from 'idb-keyval';
 import type { AppSettingsAPIResponse, Channel, ChannelAPIResponse, MessageResponse, UserResponse } from 'stream-chat';
 import { kept } from './browser-store';
 
@@ -6,7 +6,10 @@ import { kept } from './browser-store';
 export type VisitorCache = {
   user: UserResponse & { id: string };
   totalUnread: number;
-  /** The channels the visitor opened, each as the backend answered it (one page), newest saved last. */
+  /**
+   * The channels the visitor opened, and those of their conversation list, each as the backend
+   * answered it (one page); the one saved last (the most recent) last.
+   */
   channels: Array<{ savedAt: number; response: ChannelAPIResponse }>;
   /** The app's settings, which the composer checks files against. */
   appSettings?: AppSettingsAPIResponse;
@@ -54,15 +57,19 @@ function responseOf(channel: Channel): ChannelAPIResponse | null {
 
 /** Keeps the app's settings beside the visitor's channels (only where something of them is kept). */
 export const saveAppSettings = (apiKey: string, identity: string, appSettings: AppSettingsAPIResponse): Promise<unknown> =>
-  kept((store) => update<VisitorCache | undefined>(keyOf(apiKey, identity), (previous) => previous && { ...previous, appSettings }, store));
+  kept(async (store) => {
+    const previous = await get<VisitorCache>(keyOf(apiKey, identity), store);
+    if (previous) await set(keyOf(apiKey, identity), { ...previous, appSettings }, store);
+  });
 
 /**
  * Keeps the channels' latest pages (and the visitor's user and unread total) for the next open:
- * one the visitor opened, or the conversation list's.
+ * one the visitor opened, or the conversation list's, the most recent first.
  */
 export function saveChannels(apiKey: string, identity: string, channels: Channel[], totalUnread: number): Promise<unknown> {
   const user = channels[0]?.getClient().user;
-  const saved = channels.flatMap((channel) => {
+  // Kept in the order saved: the list's most recent conversation is the last saved, so the last dropped.
+  const saved = [...channels].reverse().flatMap((channel) => {
     const response = responseOf(channel);
     return response ? [{ savedAt: Date.now(), response }] : [];
   });
@@ -76,7 +83,12 @@ export function saveChannels(apiKey: string, identity: string, channels: Channel
         const others = previous?.user.id === own.id ? previous.channels.filter((entry) => !cids.has(entry.response.channel.cid)) : [];
         const kept = [...others, ...saved].slice(-MAX_CHANNELS);
         // Over the size, the channels saved longest ago go first; the last one saved stays.
-        while (kept.length > 1 && JSON.stringify(kept).length > MAX_BYTES) kept.shift();
+        const sizes = kept.map((entry) => JSON.stringify(entry).length);
+        let size = sizes.reduce((sum, entry) => sum + entry, 0);
+        while (kept.length > 1 && size > MAX_BYTES) {
+          kept.shift();
+          size -= sizes.shift() ?? 0;
+        }
         return { user: own, totalUnread, channels: kept, appSettings: previous?.appSettings };
       },
       store,

@@ -1,6 +1,6 @@
 // Tabs of one visitor share one realtime connection: the tab holding a Web Lock has the socket,
 // the others hear its events over BroadcastChannel. Counted by the sockets Chromium opens.
-import type { BrowserContext, Page, WebSocket } from 'playwright-core';
+import type { Page, WebSocket } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { collectErrors, eventually, ownedDemo, screenshot } from './browser';
 import { controlNetwork, listedTexts } from './network';
@@ -71,9 +71,6 @@ async function freeze(page: Page): Promise<() => Promise<void>> {
   };
 }
 
-async function closeAll(context: BrowserContext) {
-  await context.close();
-}
 
 describe('one connection per browser', () => {
   it('three tabs hold one socket, agree on the badge, and another tab takes over within 2 s when the holder closes', async () => {
@@ -125,7 +122,7 @@ describe('one connection per browser', () => {
       expect(sockets.length).toBe(2);
       expect(unexpected([...second.errors, ...third.errors])).toEqual([]);
     } finally {
-      await closeAll(context);
+      await context.close();
     }
   });
 
@@ -156,7 +153,7 @@ describe('one connection per browser', () => {
       await eventually(() => badge(second.page)).toBe('3');
       expect(unexpected([...first.errors, ...second.errors])).toEqual([]);
     } finally {
-      await closeAll(context);
+      await context.close();
     }
   });
 
@@ -186,7 +183,29 @@ describe('one connection per browser', () => {
       // Still one connection: the holder's, opened again.
       expect(sockets.filter((entry) => entry.page === second.page).length).toBe(0);
     } finally {
-      await closeAll(context);
+      await context.close();
+    }
+  });
+
+  it('a holding tab that cannot connect lets the next tab connect', async () => {
+    const { context, sockets, tab } = await browserOf();
+    try {
+      const first = await tab();
+      await chatOnce(first);
+      await readAll();
+      await first.page.close();
+      // A tab whose own way to the chat is blocked (a proxy refusing its socket and its polls)
+      // takes the lock first; the tab opened after it waits for its connection.
+      const page = await context.newPage();
+      await page.routeWebSocket(/\/connect\?/, (ws) => void ws.close({ code: 1011, reason: 'blocked' }));
+      await page.route(/\/longpoll/, (route) => route.abort('connectionrefused'));
+      await page.goto(`${demo.server.url}/?user=alice`);
+      const second = await tab();
+      await bobSays(`Reaches the tab that could connect ${Date.now()}`);
+      await eventually(() => badge(second.page)).toBe('1');
+      expect(sockets.filter((entry) => entry.page === second.page).length).toBe(1);
+    } finally {
+      await context.close();
     }
   });
 
@@ -202,7 +221,7 @@ describe('one connection per browser', () => {
       await eventually(() => badge(second.page)).toBe('1');
       expect(sockets.length).toBe(2);
     } finally {
-      await closeAll(context);
+      await context.close();
     }
   });
 });
