@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StreamChat } from 'stream-chat';
 import { startServer, type RunningServer } from '../../src/server/index';
 import { collectErrors, launchChromium, recordViolations, screenshot, eventually, visit, type Visitor } from './browser';
 
@@ -13,9 +14,9 @@ let browser: Browser;
 let server: RunningServer;
 let dataDir: string;
 
-async function start() {
+async function start(port = 0) {
   return startServer({
-    port: 0,
+    port,
     dbPath: join(dataDir, 'chat.db'),
     apiKey: API_KEY,
     apiSecret: API_SECRET,
@@ -96,6 +97,32 @@ describe('the demo page in Chromium', () => {
       await eventually(() => again.page.locator('chat-widget [part~="message"]', { hasText: text }).count()).toBe(1);
     } finally {
       await again.context.close();
+    }
+  });
+
+  it('an open panel catches up after the backend restarts, and what was written meanwhile goes out once', async () => {
+    const alice = await visitor('alice');
+    try {
+      await openChat(alice.page);
+      const port = Number(new URL(server.url).port);
+      await server.close();
+      const during = `Written while the backend restarts ${Date.now()}`;
+      const input = alice.page.locator('chat-widget [part~="composer-input"]');
+      await input.fill(during);
+      await input.press('Enter');
+      const own = alice.page.locator('chat-widget [part~="own-message"]', { hasText: during });
+      await eventually(() => own.textContent()).toContain('Sending');
+
+      server = await start(port);
+      const owner = new StreamChat(API_KEY, API_SECRET, { baseURL: server.url });
+      const after = [1, 2, 3].map((n) => `Sent as it came back, ${n} of 3, ${Date.now()}`);
+      for (const text of after) await owner.channel('messaging', 'general').sendMessage({ text, user_id: 'bob' });
+      for (const text of after) await eventually(() => alice.page.locator('chat-widget [part~="message"]', { hasText: text }).count()).toBe(1);
+      await eventually(() => own.textContent()).not.toContain('Sending');
+      const { messages: stored } = await owner.channel('messaging', 'general').query({ messages: { limit: 50 } });
+      expect(stored.filter((message) => message.text === during).length).toBe(1);
+    } finally {
+      await alice.context.close();
     }
   });
 

@@ -48,7 +48,7 @@ describe('the widget under limits in Chromium', () => {
       const notice = await inWidget(alice.page, '[part~="notice"]').textContent();
       expect(notice).toMatch(/^Sending too fast; try again in [1-6] s\.$/);
       // What was typed is kept, on the message, for a retry.
-      expect(await fourth.locator('.message-failed').textContent()).toBe('Not sent: sending too fast. Retry');
+      expect(await fourth.locator('.message-failed').textContent()).toBe('Not sent: sending too fast. Retry Delete');
       await screenshot(alice.page, 'limits-sending-too-fast');
 
       // Once the window has ended, Retry stores it (the same id: once).
