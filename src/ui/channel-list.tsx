@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useReducer, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
 import type { Channel, ChannelFilters, ChannelManagerState, ChannelSort, StreamChat } from 'stream-chat';
 import type { ChannelRef } from '../element/attributes';
 import { channelName } from '../session/channel-handle';
@@ -181,8 +181,12 @@ interface ConversationsProps {
   onKeep?: (channels: Channel[]) => void;
 }
 
-/** The list is kept for the next open a moment after it last changed (it reorders on every message). */
+/**
+ * The list is kept for the next open a moment after it loads, then at most this often: it changes
+ * with every message in any of its conversations, and a save writes them all.
+ */
 const KEEP_AFTER_MS = 1000;
+const KEEP_EVERY_MS = 30_000;
 
 function Conversations({ client, userId, archived, onPick, children, kept, onKeep }: ConversationsProps) {
   const manager = useMemo(() => client.createChannelManager({}), [client]);
@@ -209,11 +213,21 @@ function Conversations({ client, userId, archived, onPick, children, kept, onKee
     };
   }, [manager, filters, client]);
 
+  const keeping = useRef<{ timer?: ReturnType<typeof setTimeout>; kept: boolean; channels: Channel[] }>({ kept: false, channels });
+  keeping.current.channels = channels;
   useEffect(() => {
-    if (!onKeep || !initialized || !channels.length) return;
-    const timer = setTimeout(() => onKeep(channels), KEEP_AFTER_MS);
-    return () => clearTimeout(timer);
+    const keep = keeping.current;
+    if (!onKeep || !initialized || !channels.length || keep.timer) return;
+    keep.timer = setTimeout(
+      () => {
+        keep.timer = undefined;
+        keep.kept = true;
+        onKeep(keep.channels);
+      },
+      keep.kept ? KEEP_EVERY_MS : KEEP_AFTER_MS,
+    );
   }, [onKeep, initialized, channels]);
+  useEffect(() => () => clearTimeout(keeping.current.timer), []);
 
   if (error) {
     return <StatusView tone="error" title={t('list.failed')} detail={say(why(error))} actionLabel={t('panel.tryAgain')} onAction={load} />;

@@ -14,7 +14,8 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { buildPeer } from './peer/build';
 import type { BenchRow } from './types';
 
-const BUDGET_GZIP_KB = 140;
+/** 140 KiB for the chat, and 6 KiB for the visitor's network (the outbox, the cache, one connection per browser). */
+const BUDGET_GZIP_KB = 146;
 /** The opt-in loader (dist/chat-widget.loader.js): the element and its launcher alone. */
 const BUDGET_LOADER_GZIP_KB = 10;
 
