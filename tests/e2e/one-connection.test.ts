@@ -1,6 +1,6 @@
 // Tabs of one visitor share one realtime connection: the tab holding a Web Lock has the socket,
 // the others hear its events over BroadcastChannel. Counted by the sockets Chromium opens.
-import type { Page, WebSocket } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { collectErrors, eventually, ownedDemo, screenshot } from './browser';
 import { controlNetwork, listedTexts } from './network';
@@ -15,22 +15,29 @@ const badge = (page: Page) => widget(page, 'badge').textContent({ timeout: 1000 
 
 type Tab = { page: Page; errors: string[] };
 
-/** The visitor's browser: its tabs and every chat socket any of them opened. */
+/**
+ * The visitor's browser: its tabs and every chat connection any of them opened (a socket, or a
+ * long-poll where the SDK fell back to one: on a busy machine a socket may be slow to open).
+ */
 async function browserOf(options: { withoutLocks?: boolean } = {}) {
   const context = await demo.browser.newContext({ viewport: { width: 1000, height: 760 } });
   if (options.withoutLocks) {
     await context.addInitScript(() => Object.defineProperty(Navigator.prototype, 'locks', { get: () => undefined }));
   }
-  const sockets: Array<{ page: Page; socket: WebSocket; closed: boolean }> = [];
+  const sockets: Array<{ page: Page; closed: boolean }> = [];
   const open = () => sockets.filter((entry) => !entry.closed);
   async function tab(): Promise<Tab> {
     const page = await context.newPage();
     const errors = collectErrors(page);
     page.on('websocket', (socket) => {
       if (!socket.url().includes('/connect?')) return;
-      const entry = { page, socket, closed: false };
+      const entry = { page, closed: false };
       sockets.push(entry);
       socket.on('close', () => (entry.closed = true));
+    });
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.endsWith('/longpoll') && url.searchParams.has('json')) sockets.push({ page, closed: false });
     });
     await page.goto(`${demo.server.url}/?user=alice`);
     return { page, errors };
