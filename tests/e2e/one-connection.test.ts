@@ -52,6 +52,17 @@ async function chatOnce(tab: Tab) {
   await widget(tab.page, 'launcher').click();
 }
 
+/** Alice as a returning visitor with nothing unread: the first tab opened the chat once, then `more` tabs load. */
+async function returningVisitor(more: number, options: { withoutLocks?: boolean } = {}) {
+  const browser = await browserOf(options);
+  const first = await browser.tab();
+  await chatOnce(first);
+  await readAll();
+  const tabs = [first];
+  for (let n = 0; n < more; n += 1) tabs.push(await browser.tab());
+  return { ...browser, tabs };
+}
+
 const bobSays = (text: string) => demo.owner.channel('messaging', 'general').sendMessage({ text, user_id: 'bob' });
 
 /** Unread counts start from what Alice has read: the channel is marked read as the owner. */
@@ -81,14 +92,9 @@ async function freeze(page: Page): Promise<() => Promise<void>> {
 
 describe('one connection per browser', () => {
   it('three tabs hold one socket, agree on the badge, and another tab takes over within 2 s when the holder closes', async () => {
-    const { context, sockets, open, tab } = await browserOf();
+    const { context, sockets, tabs } = await returningVisitor(2);
+    const [first, second, third] = tabs as [Tab, Tab, Tab];
     try {
-      const first = await tab();
-      await chatOnce(first);
-      await readAll();
-      const second = await tab();
-      const third = await tab();
-      const tabs = [first, second, third];
 
       await bobSays(`One for every tab ${Date.now()}`);
       for (const { page } of tabs) await eventually(() => badge(page)).toBe('1');
@@ -134,12 +140,9 @@ describe('one connection per browser', () => {
   });
 
   it('a frozen holder lets another tab take the connection, and follows it when it wakes', async () => {
-    const { context, sockets, open, tab } = await browserOf();
+    const { context, sockets, open, tabs } = await returningVisitor(1);
+    const [first, second] = tabs as [Tab, Tab];
     try {
-      const first = await tab();
-      await chatOnce(first);
-      await readAll();
-      const second = await tab();
       await bobSays(`Before the freeze ${Date.now()}`);
       await eventually(() => badge(second.page)).toBe('1');
       expect(sockets.length).toBe(1);
@@ -217,12 +220,9 @@ describe('one connection per browser', () => {
   });
 
   it('a browser without Web Locks keeps one connection per tab', async () => {
-    const { context, sockets, tab } = await browserOf({ withoutLocks: true });
+    const { context, sockets, tabs } = await returningVisitor(1, { withoutLocks: true });
+    const [first, second] = tabs as [Tab, Tab];
     try {
-      const first = await tab();
-      await chatOnce(first);
-      await readAll();
-      const second = await tab();
       await bobSays(`Each tab on its own ${Date.now()}`);
       await eventually(() => badge(first.page)).toBe('1');
       await eventually(() => badge(second.page)).toBe('1');
