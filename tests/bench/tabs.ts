@@ -24,6 +24,7 @@ type Socket = { page: Page; created: number; firstFrame: Promise<number>; closed
 /** A browser context whose pages' chat sockets are recorded as they open. */
 async function visitorBrowser(browser: Browser) {
   const context = await browser.newContext({ viewport: { width: 1200, height: 860 } });
+  await context.addInitScript(() => addEventListener('chat-widget-ready', () => ((window as { chatReady?: boolean }).chatReady = true)));
   const sockets: Socket[] = [];
   async function tab(url: string): Promise<Page> {
     const page = await context.newPage();
@@ -67,8 +68,10 @@ async function oursOnce(browser: Browser, url: string, owner: StreamChat, round:
     await general.markRead({ user_id: 'alice' });
     const pages = [first];
     while (pages.length < TABS) pages.push(await tab(`${url}/?user=alice`));
+    // Connected, not only showing the badge this browser kept: the widget says so when its session is.
+    const ready = await Promise.all(pages.slice(1).map((page) => until(() => page.evaluate(() => (window as { chatReady?: boolean }).chatReady === true), true)));
     await general.sendMessage({ text: `One for every tab, round ${round}, ${Date.now()}`, user_id: 'bob' });
-    const live = (await Promise.all(pages.map((page) => until(() => badge(page), '1')))).every(Boolean);
+    const live = ready.every(Boolean) && (await Promise.all(pages.map((page) => until(() => badge(page), '1')))).every(Boolean);
     const opened = sockets.length;
 
     // The holder goes; the lock passes to a waiting tab, which opens its own socket.
