@@ -9,8 +9,8 @@ import { localeCatalogues } from './build/locale-catalogues.mjs';
 import { minifyCss } from './build/minify-css.mjs';
 import { moduleReport } from './build/module-report.mjs';
 
-const input = 'src/element/index.ts';
-const reactInput = 'src/react/chat-widget.tsx';
+const input = 'src/entries/chat-widget.ts';
+const reactInput = 'src/entries/react.tsx';
 // The element's types, which the React and Vue typings take from dist/chat-widget.d.ts.
 const elementTypes = resolve(input);
 
@@ -44,7 +44,7 @@ export default [
   },
   // The opt-in loader: the element and its launcher alone; it fetches chat-widget.js beside it.
   {
-    input: 'src/element/loader.ts',
+    input: 'src/entries/loader.ts',
     plugins: [...compile(), compileHint],
     output: { file: 'dist/chat-widget.loader.js', format: 'iife' },
   },
@@ -64,7 +64,7 @@ export default [
   },
   // Its types, and chat-widget/vue: types only (Vue's GlobalComponents), kept apart as they need vue.
   {
-    input: { react: reactInput, vue: 'src/react/vue.d.ts' },
+    input: { react: reactInput, vue: 'src/entries/vue.d.ts' },
     plugins: [dts({ tsconfig: 'tsconfig.json' })],
     external: [/^react($|\/)/, 'vue', elementTypes],
     output: { dir: 'dist', format: 'es', paths: { [elementTypes]: './chat-widget.js' } },

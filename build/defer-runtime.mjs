@@ -1,9 +1,9 @@
-// Keeps the chat's runtime (src/ui/runtime.ts: the panel, the session, stream-chat) in the one
+// Keeps the chat's runtime (src/entries/runtime.ts: the panel, the session, stream-chat) in the one
 // bundled file but evaluates it only when the chat is first wanted. A script's top level runs at
 // load; a function's body is only parsed (off the main thread, for a deferred script) until it
 // is called. So the runtime is bundled on its own, taking every module the page loads anyway
 // (the element, its launcher and styles) from the main bundle, and the main bundle's
-// src/ui/runtime-loader.ts is replaced by a module that holds that code in a function and calls
+// src/entries/runtime-loader.ts is replaced by a module that holds that code in a function and calls
 // it on the first loadRuntime(). The runtime's imports stay at the loader's top level, so its code
 // refers to the page's own modules as if it had been bundled with them.
 //
@@ -13,8 +13,8 @@ import { resolve } from 'node:path';
 import { rollup } from 'rollup';
 import { parseAst } from 'rollup/parseAst';
 
-const LOADER = resolve('src/ui/runtime-loader.ts');
-const RUNTIME = resolve('src/ui/runtime.ts');
+const LOADER = resolve('src/entries/runtime-loader.ts');
+const RUNTIME = resolve('src/entries/runtime.ts');
 
 /**
  * @param {{ input: string, plugins: () => import('rollup').Plugin[] }} options the main entry, and

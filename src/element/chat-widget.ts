@@ -1,10 +1,10 @@
-import { requestToken } from '../session/token-request';
-import { visitorStorage } from '../session/visitor-storage';
-import { whenIdle } from '../session/when-idle';
-import { ATTRIBUTES, panelShown, parseAttributes, parseBoolean, readAttributes, type AttributeName, type RawAttributes } from './attributes';
-import { emitFrom, type Emit } from './events';
+import { requestToken } from '../browser/token-request';
+import { visitorStorage } from '../browser/visitor-storage';
+import { whenIdle } from '../browser/when-idle';
+import { ATTRIBUTES, panelShown, parseAttributes, parseBoolean, readAttributes, type AttributeName, type RawAttributes } from '../contract/attributes';
+import { emitFrom, type Emit } from '../contract/events';
 import { createLauncher } from './launcher';
-import type { ChatRuntime, ElementWords, PanelElement, RuntimeSource } from './runtime-contract';
+import type { ChatRuntime, ElementWords, PanelElement, RuntimeSource } from '../contract/runtime';
 import { installStyles } from './styles';
 
 let runtimeSource: RuntimeSource = () => Promise.reject(new Error('this script carries no chat runtime'));

@@ -1,9 +1,9 @@
 // `<chat-widget>` as page code and frameworks see it: its properties, the attributes markup
 // writes, and the global maps that make the tag known to TypeScript (`document.querySelector`,
 // Preact's JSX). Its events are typed in events.ts (`HTMLElementEventMap`). Types only: nothing
-// here runs, so framework bindings (src/react) can share it without bundling the element.
+// here runs, so framework bindings (src/entries/react.tsx) can share it without bundling the element.
 import type { JSX as PreactJSX } from 'preact';
-import type { Mode, Placement, Theme } from './attributes';
+import type { Mode, Placement, Theme } from '../contract/attributes';
 
 /**
  * The element's properties, one per attribute (`apiKey` ↔ `api-key`). Setting one sets its

@@ -2,11 +2,11 @@
 // the loader's query so versions match) added as a script when the chat is wanted or about to be
 // (a pointer on the bubble, focus, a touch), and downloaded into the cache at the page's first
 // idle moment after load (prefetchWhenIdle). Run on a page whose `<chat-widget>` the loader
-// defined, the full file hands over its runtime by a document event (element/index.ts), heard
+// defined, the full file hands over its runtime by a document event (entries/chat-widget.ts), heard
 // from the loader's start: a page that also includes the full file itself does not run it
 // twice. Where the page's CSP gives scripts a nonce, what the loader adds carries the loader's.
-import { RUNTIME_EVENT, type ChatRuntime, type RuntimeSource } from './runtime-contract';
-import { whenIdle } from '../session/when-idle';
+import { RUNTIME_EVENT, type ChatRuntime, type RuntimeSource } from '../contract/runtime';
+import { whenIdle } from '../browser/when-idle';
 
 const loader = typeof document !== 'undefined' ? (document.currentScript as HTMLScriptElement | null) : null;
 

@@ -1,7 +1,7 @@
 // The floating bubble, drawn without the UI framework: a first-time visitor's page pays for
 // this button alone until the chat is wanted. Its badge shows the unread count while closed.
 
-import type { ElementWords } from './runtime-contract';
+import type { ElementWords } from '../contract/runtime';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const CHAT = 'M21 12a8 8 0 0 1-11.6 7.1L4 20.5l1.4-4.9A8 8 0 1 1 21 12z';

@@ -1,7 +1,7 @@
 import { baseStyles } from '../styles/base.styles';
 
 // The widget has two stylesheets: the launcher's (here), adopted at once, and the panel's
-// (src/ui/panel-styles.ts), adopted the first time a panel is shown, so a closed bubble's page
+// (src/ui/shell/panel-styles.ts), adopted the first time a panel is shown, so a closed bubble's page
 // does not parse the panel's rules, nor even carry them when it uses the loader.
 
 // Captured while the widget script itself runs: a page with a strict CSP gives the

@@ -30,7 +30,7 @@ export type CliConfig = {
   giphy?: { url: string; apiKey: string };
 };
 
-export const USAGE = `Usage: tsx src/server/main.ts [options]
+export const USAGE = `Usage: chat-widget-server [options]   (npm start at the project's root)
 
 Options (each also settable by the environment variable shown):
   --port <n>               PORT                 port to listen on (default 8787)

@@ -8,7 +8,7 @@ import {
   type MessageComposer,
   type StreamChat,
 } from 'stream-chat';
-import type { ChannelRef } from '../element/attributes';
+import type { ChannelRef } from '../contract/attributes';
 import { MessageDelivery, type SendResult } from './message-delivery';
 import { CATCH_UP_LIMIT, splitAtGap } from './message-gap';
 import { outboxFor } from './outbox';

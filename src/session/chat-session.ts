@@ -1,16 +1,16 @@
 import { StateStore, StreamChat, type Channel, type Event, type TokenOrProvider, type UserResponse } from 'stream-chat';
-import type { ChannelRef } from '../element/attributes';
+import type { ChannelRef } from '../contract/attributes';
 import { ChannelHandle } from './channel-handle';
 import { setupComposer, type ComposerOptions } from './composer-setup';
 import { startLiveLocations } from './live-locations';
-import { watchPolicyBlocks } from './policy-blocks';
+import { watchPolicyBlocks } from '../browser/policy-blocks';
 import { closedAccount, SessionError, toSessionError } from './session-error';
 import { text } from '../i18n/translate';
 import { fetchToken } from './token-endpoint';
 import { refreshExpiredTokens, shared } from './token-freshness';
 import { closeOutbox, forgetOutbox } from './outbox';
 import { forgetCache, readCache, saveAppSettings, saveChannels, type VisitorCache } from './visitor-cache';
-import { newGuestId, visitorStorage } from './visitor-storage';
+import { newGuestId, visitorStorage } from '../browser/visitor-storage';
 import { SharedConnection } from './shared-connection';
 
 export type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'offline' | 'error';

@@ -1,5 +1,5 @@
 import type { StreamChat } from 'stream-chat';
-import type { ChannelRef } from '../element/attributes';
+import type { ChannelRef } from '../contract/attributes';
 
 /**
  * Opens, or creates, the direct conversation of two people: the channel of a member list,

@@ -1,5 +1,5 @@
 import { LiveLocationManager, MessageComposer, type Coords, type StreamChat } from 'stream-chat';
-import { AFTER_CONNECT_IDLE_MS, whenIdle } from './when-idle';
+import { AFTER_CONNECT_IDLE_MS, whenIdle } from '../browser/when-idle';
 
 /** The browser's position as the SDK's LiveLocationManager wants it; nothing happens without geolocation. */
 function watchPosition(handler: (coords: Coords) => void): () => void {

@@ -1,4 +1,4 @@
-import type { ErrorReason } from '../element/events';
+import type { ErrorReason } from '../contract/events';
 import { english } from '../i18n/english';
 import type { MessageKey } from '../i18n/en';
 import { text, type Text } from '../i18n/translate';

@@ -1,5 +1,5 @@
 import { ChatSession, type SessionIdentity } from './chat-session';
-import type { WidgetConfig } from '../element/attributes';
+import type { WidgetConfig } from '../contract/attributes';
 
 // The only place a `stream-chat` client is created: one per identity per page.
 const sessions = new Map<string, ChatSession>();

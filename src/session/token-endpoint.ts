@@ -1,8 +1,8 @@
-import { parseChannel, type ChannelRef } from '../element/attributes';
+import { parseChannel, type ChannelRef } from '../contract/attributes';
 import { SessionError } from './session-error';
 import { text } from '../i18n/translate';
-import { requestToken, TOKEN_TIMEOUT_MS as TIMEOUT_MS } from './token-request';
-import { PolicyBlocked } from './policy-blocks';
+import { requestToken, TOKEN_TIMEOUT_MS as TIMEOUT_MS } from '../browser/token-request';
+import { PolicyBlocked } from '../browser/policy-blocks';
 
 export interface TokenGrant {
   token: string;

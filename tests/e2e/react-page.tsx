@@ -3,7 +3,7 @@
 // it through `window.reactPage`.
 import { StrictMode, useRef, useState, type RefObject } from 'react';
 import { createRoot } from 'react-dom/client';
-import { ChatWidget, type HTMLChatWidgetElement } from '../../src/react/chat-widget';
+import { ChatWidget, type HTMLChatWidgetElement } from '../../src/entries/react';
 
 export interface ReactPage {
   widget: RefObject<HTMLChatWidgetElement | null>;

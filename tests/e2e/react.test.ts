@@ -14,7 +14,7 @@ import type { ReactPage } from './react-page';
 describe('chat-widget/react on a server', () => {
   it('imports without a DOM and renders the tag with its attributes', async () => {
     expect(typeof document).toBe('undefined');
-    const { ChatWidget } = await import('../../src/react/chat-widget');
+    const { ChatWidget } = await import('../../src/entries/react');
     const html = renderToString(
       createElement(ChatWidget, { apiKey: 'k', channel: 'messaging:x', drafts: true, userName: 'Ann', className: 'chat', onReady: () => {} }),
     );

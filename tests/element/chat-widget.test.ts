@@ -1,7 +1,7 @@
 import { waitFor } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
 import * as sessions from '../../src/session/sessions';
-import { ChatWidgetElement, defineChatWidget } from '../../src/element/index';
+import { ChatWidgetElement, defineChatWidget } from '../../src/entries/chat-widget';
 import { mount, part, record, shadow } from './helpers';
 
 describe('<chat-widget> registration', () => {

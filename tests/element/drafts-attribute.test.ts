@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAttributes } from '../../src/element/attributes';
+import { parseAttributes } from '../../src/contract/attributes';
 import { mount } from './helpers';
 
 const draftsOf = (drafts: string | undefined) => {

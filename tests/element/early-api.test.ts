@@ -2,7 +2,7 @@
 // and the attributes for sites that bring their own button (launcher, position).
 import { waitFor } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
-import { ChatWidgetElement } from '../../src/element/index';
+import { ChatWidgetElement } from '../../src/entries/chat-widget';
 import { mount, part, record, shadow } from './helpers';
 
 const OFFLINE_BASE_URL = 'http://127.0.0.1:9';

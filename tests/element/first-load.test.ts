@@ -4,8 +4,8 @@
 import { waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setRuntimeSource } from '../../src/element/chat-widget';
-import type { ChatRuntime } from '../../src/element/runtime-contract';
-import { loadRuntime } from '../../src/ui/runtime-loader';
+import type { ChatRuntime } from '../../src/contract/runtime';
+import { loadRuntime } from '../../src/entries/runtime-loader';
 import { mount, part } from './helpers';
 
 afterEach(() => {

@@ -1,10 +1,10 @@
 import { waitFor, within } from '@testing-library/preact';
-import type { ChatWidgetElement, ChatWidgetEventMap, ChatWidgetEventName } from '../../src/element/index';
-import '../../src/element/index';
+import type { ChatWidgetElement, ChatWidgetEventMap, ChatWidgetEventName } from '../../src/entries/chat-widget';
+import '../../src/entries/chat-widget';
 
 // The element loads the chat's runtime with a dynamic import when the chat is first wanted:
 // compile it before the first test, so a waitFor's second measures the widget, not the compiler.
-await import('../../src/ui/runtime');
+await import('../../src/entries/runtime');
 
 /** Adds `<chat-widget>` with the given attributes (`true` writes a bare attribute). */
 // No test may reach beyond this machine: a valid configuration points at a closed local port

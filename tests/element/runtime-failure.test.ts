@@ -4,7 +4,7 @@ import { waitFor } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
 import { mount, part, waitForEvent } from './helpers';
 
-vi.mock('../../src/ui/runtime-loader', () => ({
+vi.mock('../../src/entries/runtime-loader', () => ({
   loadRuntime: () => Promise.reject(new Error('runtime exploded')),
 }));
 

@@ -3,9 +3,9 @@
 import { waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setRuntimeSource } from '../../src/element/chat-widget';
-import type { ChatRuntime } from '../../src/element/runtime-contract';
+import type { ChatRuntime } from '../../src/contract/runtime';
 import * as sessions from '../../src/session/sessions';
-import { loadRuntime } from '../../src/ui/runtime-loader';
+import { loadRuntime } from '../../src/entries/runtime-loader';
 import { mount, part, record } from './helpers';
 
 /** A runtime source the test releases by hand; `fail` rejects the next load instead. */

@@ -4,7 +4,7 @@ import { en } from '../../src/i18n/en';
 import { english } from '../../src/i18n/english';
 import { directionOf, LOCALES, matchLocale, resolveLocale } from '../../src/i18n/locale';
 import { createTranslate, formatNumber, LATIN_DIGITS, text } from '../../src/i18n/translate';
-import { formatList } from '../../src/ui/format';
+import { formatList } from '../../src/ui/common/format';
 
 describe('catalogue lookups', () => {
   it('fills placeholders, and formats numbers in the locale', () => {

@@ -6,9 +6,9 @@ import { waitFor } from '@testing-library/preact';
 import { StreamChat } from 'stream-chat';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setRuntimeSource } from '../../src/element/chat-widget';
-import type { ChatRuntime } from '../../src/element/runtime-contract';
+import type { ChatRuntime } from '../../src/contract/runtime';
 import { sessionFor } from '../../src/session/sessions';
-import { loadRuntime } from '../../src/ui/runtime-loader';
+import { loadRuntime } from '../../src/entries/runtime-loader';
 import { mount, part, waitForEvent } from '../element/helpers';
 import { API_KEY, stubTokenEndpoint, tokenFor, useBackend } from '../ui/backend';
 

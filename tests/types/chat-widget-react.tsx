@@ -1,7 +1,7 @@
 // Type test (tsc -p tsconfig.node.json): <chat-widget> in React's JSX, the element's events and
 // the ChatWidget component's props. Every @ts-expect-error line must fail to compile.
 import { useRef } from 'react';
-import { ChatWidget, type HTMLChatWidgetElement } from '../../src/react/chat-widget';
+import { ChatWidget, type HTMLChatWidgetElement } from '../../src/entries/react';
 
 export const markup = (
   <>

@@ -1,6 +1,6 @@
 import { fireEvent, waitFor } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
-import type { ChatWidgetElement } from '../../src/element/index';
+import type { ChatWidgetElement } from '../../src/entries/chat-widget';
 import { mount, part, shadow, waitForEvent } from '../element/helpers';
 import { API_KEY, otherUser, stubTokenEndpoint, tokenFor, useBackend } from './backend';
 

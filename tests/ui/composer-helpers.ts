@@ -1,8 +1,8 @@
 import { fireEvent, waitFor } from '@testing-library/preact';
 import { StreamChat } from 'stream-chat';
 import { afterAll, beforeAll, expect, vi } from 'vitest';
-import { parseAttributes } from '../../src/element/attributes';
-import type { ChatWidgetElement } from '../../src/element/index';
+import { parseAttributes } from '../../src/contract/attributes';
+import type { ChatWidgetElement } from '../../src/entries/chat-widget';
 import { sessionFor } from '../../src/session/sessions';
 import { mount, part, waitForEvent } from '../element/helpers';
 import { API_KEY, stubTokenEndpoint, tokenFor } from './backend';

@@ -1,5 +1,5 @@
 import { fireEvent, waitFor } from '@testing-library/preact';
-import type { ChatWidgetElement } from '../../src/element/index';
+import type { ChatWidgetElement } from '../../src/entries/chat-widget';
 import { describe, expect, it } from 'vitest';
 import { part, shadow } from '../element/helpers';
 import { otherUser, useBackend } from './backend';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { formatTime, prepareFormats } from '../../src/ui/format';
+import { formatTime, prepareFormats } from '../../src/ui/common/format';
 import { recordDateFormats } from './intl-spy';
 
 describe('prepareFormats', () => {

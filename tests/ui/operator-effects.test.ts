@@ -4,7 +4,7 @@
 import { waitFor } from '@testing-library/preact';
 import { StreamChat, type Channel } from 'stream-chat';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatWidgetElement } from '../../src/element/index';
+import type { ChatWidgetElement } from '../../src/entries/chat-widget';
 import { mount, part, shadow, waitForEvent } from '../element/helpers';
 import { API_KEY, API_SECRET, otherUser, stubTokenEndpoint, tokenFor, useBackend } from './backend';
 

@@ -4,7 +4,7 @@
 import { fireEvent, waitFor, within } from '@testing-library/preact';
 import { StreamChat, type ChannelData } from 'stream-chat';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatWidgetElement } from '../../src/element/index';
+import type { ChatWidgetElement } from '../../src/entries/chat-widget';
 import { mount, part, record, shadow, waitForEvent } from '../element/helpers';
 import { API_KEY, otherUser, stubTokenEndpoint, tokenFor, useBackend } from './backend';
 

@@ -3,9 +3,9 @@ import type { AttachmentManager, AttachmentManagerState, LocalAttachment, LocalU
 import { isLocalUploadAttachment } from 'stream-chat';
 import { useStateStore } from '../../session/use-state-store';
 import type { Translate } from '../../i18n/translate';
-import { formatBytes, safeUrl } from '../format';
-import { CloseIcon, FileIcon } from '../icons';
-import { useLocalization } from '../localization';
+import { formatBytes, safeUrl } from '../common/format';
+import { CloseIcon, FileIcon } from '../common/icons';
+import { useLocalization } from '../common/localization';
 import { blockedReason } from './notifications';
 import type { WaitingUpload } from '../../session/composer-setup';
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { FileIcon, PinIcon, PlusIcon, PollIcon } from '../icons';
-import { useT } from '../localization';
+import { FileIcon, PinIcon, PlusIcon, PollIcon } from '../common/icons';
+import { useT } from '../common/localization';
 
 export type ComposerTool = 'files' | 'poll' | 'location';
 

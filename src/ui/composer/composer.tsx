@@ -2,9 +2,9 @@ import { useEffect, useId, useLayoutEffect, useRef, useState, type ClipboardEven
 import type { AttachmentManagerState, MessageComposer, MessageComposerState, TextComposerState } from 'stream-chat';
 import type { SendResult } from '../../session/channel-handle';
 import { useStateStore } from '../../session/use-state-store';
-import { displayName } from '../format';
-import { CloseIcon, SendIcon } from '../icons';
-import { useT } from '../localization';
+import { displayName } from '../common/format';
+import { CloseIcon, SendIcon } from '../common/icons';
+import { useT } from '../common/localization';
 import { addFiles, useFileDrop } from './attachment-input';
 import { AttachmentPreviews } from './attachment-previews';
 import { ComposerMenu, type ComposerTool } from './composer-menu';

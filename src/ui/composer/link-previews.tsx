@@ -2,9 +2,9 @@ import { memo } from 'react';
 import type { LinkPreview, LinkPreviewsManager, LinkPreviewsManagerState } from 'stream-chat';
 import { LinkPreviewStatus } from 'stream-chat';
 import { useStateStore } from '../../session/use-state-store';
-import { hideBroken, hostOf, safeUrl } from '../format';
-import { CloseIcon } from '../icons';
-import { useT } from '../localization';
+import { hideBroken, hostOf, safeUrl } from '../common/format';
+import { CloseIcon } from '../common/icons';
+import { useT } from '../common/localization';
 
 const selectPreviews = (state: LinkPreviewsManagerState) => ({ previews: state.previews });
 

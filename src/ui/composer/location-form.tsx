@@ -4,7 +4,7 @@ import { errorDetail } from '../../session/session-error';
 import { currentPosition, LocationError, shareLocation } from '../../session/share-location';
 import { Sheet } from './sheet';
 import { text, type Text } from '../../i18n/translate';
-import { useSay, useT } from '../localization';
+import { useSay, useT } from '../common/localization';
 
 const MINUTE = 60_000;
 /** How long a live location can be shared for; the SDK refuses anything under a minute. */

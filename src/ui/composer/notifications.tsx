@@ -4,8 +4,8 @@ import type { MessageKey } from '../../i18n/en';
 import { isText, text, type Text, type Translate } from '../../i18n/translate';
 import { errorDetail } from '../../session/session-error';
 import { useStateStore } from '../../session/use-state-store';
-import { CloseIcon } from '../icons';
-import { useT } from '../localization';
+import { CloseIcon } from '../common/icons';
+import { useT } from '../common/localization';
 
 const selectNotifications = (state: NotificationState) => ({ notifications: state.notifications });
 // Long enough to read a sentence; the SDK's own default (3 s) is tuned for toasts beside a form.

@@ -6,7 +6,7 @@ import { useStateStore } from '../../session/use-state-store';
 import { Field, Sheet } from './sheet';
 import type { MessageKey } from '../../i18n/en';
 import { text, type Text } from '../../i18n/translate';
-import { useSay, useT } from '../localization';
+import { useSay, useT } from '../common/localization';
 import { sdkText } from './notifications';
 
 const selectPoll = (state: PollComposerState) => ({ data: state.data, errors: state.errors });

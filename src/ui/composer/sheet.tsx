@@ -1,6 +1,6 @@
 import { useEffect, useRef, type FormEvent, type ReactNode } from 'react';
-import { CloseIcon } from '../icons';
-import { useT } from '../localization';
+import { CloseIcon } from '../common/icons';
+import { useT } from '../common/localization';
 
 interface SheetProps {
   title: string;

@@ -2,8 +2,8 @@ import { memo } from 'react';
 import type { CommandSuggestion, SearchSourceState, StateStore, TextComposer, TextComposerState, TextComposerSuggestion, UserSuggestion } from 'stream-chat';
 import { useStateStore } from '../../session/use-state-store';
 import type { ActiveSuggestions } from './use-suggestions';
-import { displayName, initial } from '../format';
-import { useT } from '../localization';
+import { displayName, initial } from '../common/format';
+import { useT } from '../common/localization';
 
 type Listed = { items: TextComposerSuggestion[] | undefined; searching: boolean; error: Error | undefined };
 

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { actionLabel, type MessageActionId } from '../../session/message-actions';
-import { useT } from '../localization';
+import { useT } from '../common/localization';
 import { text } from '../../i18n/translate';
 import { REACTIONS } from './reactions';
 

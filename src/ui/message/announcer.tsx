@@ -4,8 +4,8 @@
 // and the visitor's own messages are never read back to them.
 import { useEffect, useRef, useState } from 'react';
 import type { Channel, Event } from 'stream-chat';
-import { displayName } from '../format';
-import { useT } from '../localization';
+import { displayName } from '../common/format';
+import { useT } from '../common/localization';
 
 /** The least time between two announcements. */
 const QUIET_MS = 1500;

@@ -1,7 +1,7 @@
 import type { Attachment } from 'stream-chat';
-import { formatBytes, hideBroken, hostOf, safeUrl } from '../format';
-import { FileIcon } from '../icons';
-import { useLocalization } from '../localization';
+import { formatBytes, hideBroken, hostOf, safeUrl } from '../common/format';
+import { FileIcon } from '../common/icons';
+import { useLocalization } from '../common/localization';
 import { GiphyImage } from './giphy';
 
 // Media boxes are sized from the attachment's own numbers before anything loads, so the list

@@ -2,9 +2,9 @@ import { useState } from 'react';
 import type { Attachment, LocalMessage } from 'stream-chat';
 import type { Text } from '../../i18n/translate';
 import { runGiphyAction, type GiphyActionValue } from '../../session/message-actions';
-import { useChatClient } from '../chat-client';
-import { safeUrl } from '../format';
-import { useLocalization } from '../localization';
+import { useChatClient } from '../common/chat-client';
+import { safeUrl } from '../common/format';
+import { useLocalization } from '../common/localization';
 
 /** The `/giphy` preview only its sender sees: its attachment carries the Send, Shuffle, Cancel actions. */
 export const giphyPreviewOf = (message: LocalMessage) =>

@@ -4,7 +4,7 @@ import type { ChannelHandle, ChannelViewState, SendResult } from '../../session/
 import { runAction, type MessageActionId } from '../../session/message-actions';
 import { why } from '../../session/session-error';
 import { text, type Translate } from '../../i18n/translate';
-import { useLocalization } from '../localization';
+import { useLocalization } from '../common/localization';
 import { useStateStore } from '../../session/use-state-store';
 import { NewMessageAnnouncer } from './announcer';
 import { MessageItem, type MessageHandlers } from './message-item';

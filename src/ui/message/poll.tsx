@@ -2,11 +2,11 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { Poll, PollAnswer, PollState } from 'stream-chat';
 import { errorDetail } from '../../session/session-error';
 import { useStateStore } from '../../session/use-state-store';
-import { useChatClient } from '../chat-client';
-import { displayName } from '../format';
-import { PollIcon } from '../icons';
+import { useChatClient } from '../common/chat-client';
+import { displayName } from '../common/format';
+import { PollIcon } from '../common/icons';
 import { text, type Text } from '../../i18n/translate';
-import { useSay, useT } from '../localization';
+import { useSay, useT } from '../common/localization';
 
 const selectPoll = (s: PollState) => ({
   name: s.name,

@@ -1,5 +1,5 @@
 import type { LocalMessage, ReactionResponse } from 'stream-chat';
-import { useT } from '../localization';
+import { useT } from '../common/localization';
 
 export const REACTIONS: Record<string, string> = { like: '👍', love: '❤️', haha: '😂', wow: '😮', sad: '😢' };
 

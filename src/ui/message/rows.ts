@@ -1,5 +1,5 @@
 import type { LocalMessage } from 'stream-chat';
-import { lazyDateFormat } from '../format';
+import { lazyDateFormat } from '../common/format';
 
 // What the list shows, in order: messages, a separator at each new day, and a "new
 // messages" line before the first unread message. Built once per change, rendered windowed.

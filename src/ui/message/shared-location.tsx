@@ -2,10 +2,10 @@ import { useEffect, useState } from 'react';
 import type { SharedLocationResponse } from 'stream-chat';
 import { errorDetail } from '../../session/session-error';
 import { text, type Text } from '../../i18n/translate';
-import { useLocalization, useSay } from '../localization';
-import { useChatClient } from '../chat-client';
-import { formatTime } from '../format';
-import { PinIcon } from '../icons';
+import { useLocalization, useSay } from '../common/localization';
+import { useChatClient } from '../common/chat-client';
+import { formatTime } from '../common/format';
+import { PinIcon } from '../common/icons';
 
 // setTimeout cannot wait longer than this (about 24.8 days).
 const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -3,9 +3,9 @@
 // and the `message.updated` event brings it to every reader's state.
 import { useEffect, useState } from 'react';
 import type { LocalMessage, StreamChat } from 'stream-chat';
-import { useChatClient } from '../chat-client';
-import { useLocalization } from '../localization';
-import { AFTER_CONNECT_IDLE_MS, whenIdle } from '../../session/when-idle';
+import { useChatClient } from '../common/chat-client';
+import { useLocalization } from '../common/localization';
+import { AFTER_CONNECT_IDLE_MS, whenIdle } from '../../browser/when-idle';
 
 const translators = new WeakMap<StreamChat, Promise<boolean>>();
 

@@ -1,8 +1,8 @@
 // One row per search result: a person, a channel, or a message with its author and channel.
 // Each row is a button that opens what it shows.
 import type { Channel, MessageResponse, StreamChat, UserResponse } from 'stream-chat';
-import { displayName, formatTime, initial, lazyDateFormat } from '../format';
-import { useLocalization } from '../localization';
+import { displayName, formatTime, initial, lazyDateFormat } from '../common/format';
+import { useLocalization } from '../common/localization';
 import { Highlight, snippet } from './highlight';
 
 const dayFormat = lazyDateFormat({ month: 'short', day: 'numeric' });

@@ -4,14 +4,14 @@
 // SearchController (search-sources.ts); this renders its sources' state.
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { SearchSourceState, StreamChat } from 'stream-chat';
-import type { ChannelRef } from '../../element/attributes';
+import type { ChannelRef } from '../../contract/attributes';
 import { openDirectConversation } from '../../session/direct-conversation';
 import type { MessageKey } from '../../i18n/en';
 import { text, type Text } from '../../i18n/translate';
 import { describeApiError, why } from '../../session/session-error';
-import { useSay, useT } from '../localization';
+import { useSay, useT } from '../common/localization';
 import { useStateStore } from '../../session/use-state-store';
-import { SearchIcon } from '../icons';
+import { SearchIcon } from '../common/icons';
 import { queryWords } from './highlight';
 import { ChannelHit, MessageHit, UserHit } from './search-results';
 import { SOURCE_TYPES, type Search, type SourceType } from './search-sources';

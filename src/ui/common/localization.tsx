@@ -2,10 +2,10 @@
 // `<html lang>`, the browser's), its catalogue, and the site's overrides, given to every
 // component by context. `useT()` is how a component says anything.
 import { createContext, useContext, useEffect, useMemo, useState } from 'react';
-import { loadCatalogue, loadTranslations, overridesFor } from '../i18n/catalogues';
-import { en } from '../i18n/en';
-import { directionOf, resolveLocale, type Locale } from '../i18n/locale';
-import { createTranslate, type Catalogue, type Text, type Translate } from '../i18n/translate';
+import { loadCatalogue, loadTranslations, overridesFor } from '../../i18n/catalogues';
+import { en } from '../../i18n/en';
+import { directionOf, resolveLocale, type Locale } from '../../i18n/locale';
+import { createTranslate, type Catalogue, type Text, type Translate } from '../../i18n/translate';
 
 export interface Localization {
   locale: Locale;

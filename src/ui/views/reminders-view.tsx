@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
 import type { Reminder, ReminderManagerState, ReminderState, StreamChat } from 'stream-chat';
-import { text, type Text } from '../i18n/translate';
-import { why } from '../session/session-error';
-import { useStateStore } from '../session/use-state-store';
-import { displayName, formatTime } from './format';
-import { useLocalization, useT } from './localization';
+import { text, type Text } from '../../i18n/translate';
+import { why } from '../../session/session-error';
+import { useStateStore } from '../../session/use-state-store';
+import { displayName, formatTime } from '../common/format';
+import { useLocalization, useT } from '../common/localization';
 
 const selectReminders = (state: ReminderManagerState) => ({ reminders: state.reminders });
 const selectReminder = (state: ReminderState) => ({ ...state });

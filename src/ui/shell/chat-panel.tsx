@@ -1,12 +1,12 @@
 import { useEffect, useMemo } from 'react';
-import { ATTRIBUTES, parseAttributes, type RawAttributes, type Presentation } from '../element/attributes';
-import type { Emit } from '../element/events';
-import type { ElementWords } from '../element/runtime-contract';
+import { ATTRIBUTES, parseAttributes, type RawAttributes, type Presentation } from '../../contract/attributes';
+import type { Emit } from '../../contract/events';
+import type { ElementWords } from '../../contract/runtime';
 import { ConnectedWidget } from './connected-widget';
 import { Frame } from './frame';
-import { LocalizationProvider, useLocalizationFor } from './localization';
-import { parseNotify } from './notify/use-notify';
-import { StatusView } from './status-view';
+import { LocalizationProvider, useLocalizationFor } from '../common/localization';
+import { parseNotify } from '../notify/use-notify';
+import { StatusView } from '../common/status-view';
 
 export interface ChatPanelProps extends Omit<RawAttributes, 'translations'> {
   /** The `translations` attribute (a URL), or the strings themselves set as the property. */

@@ -1,7 +1,7 @@
 import r2wc from '@r2wc/react-to-web-component';
-import { ATTRIBUTES, readAttributes, type AttributeName, type RawAttributes } from '../element/attributes';
-import { emitFrom } from '../element/events';
-import type { ElementWords, PanelElement } from '../element/runtime-contract';
+import { ATTRIBUTES, readAttributes, type AttributeName, type RawAttributes } from '../../contract/attributes';
+import { emitFrom } from '../../contract/events';
+import type { ElementWords, PanelElement } from '../../contract/runtime';
 import { ChatPanel, type ChatPanelProps } from './chat-panel';
 
 export const PANEL_TAG = 'chat-widget-panel';

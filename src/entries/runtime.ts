@@ -1,5 +1,5 @@
 // The chat itself: the panel (Preact, r2wc), the session and stream-chat. The page's script
 // carries it, but it runs only when the chat is first wanted (see runtime-loader.ts and
 // build/defer-runtime.mjs); the loader fetches it in the full file (element/fetch-runtime.ts).
-export { createPanel } from './panel-element';
+export { createPanel } from '../ui/shell/panel-element';
 export { prepareSession as prepare } from '../session/sessions';

@@ -1,12 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { LocalMessage, ThreadState } from 'stream-chat';
-import type { SendResult } from '../session/channel-handle';
-import type { ThreadHandle, ThreadLoadState } from '../session/thread-handle';
-import { useStateStore } from '../session/use-state-store';
-import { Composer } from './composer/composer';
-import { MessageItem, type MessageHandlers } from './message/message-item';
-import { StatusView } from './status-view';
-import { useSay, useT } from './localization';
+import type { SendResult } from '../../session/channel-handle';
+import type { ThreadHandle, ThreadLoadState } from '../../session/thread-handle';
+import { useStateStore } from '../../session/use-state-store';
+import { Composer } from '../composer/composer';
+import { MessageItem, type MessageHandlers } from '../message/message-item';
+import { StatusView } from '../common/status-view';
+import { useSay, useT } from '../common/localization';
 
 const selectLoad = (state: ThreadLoadState) => ({ ...state });
 const selectThread = (state: ThreadState) => ({

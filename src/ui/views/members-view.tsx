@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { UserResponse } from 'stream-chat';
-import type { ChannelHandle, ChannelViewState } from '../session/channel-handle';
-import { useStateStore } from '../session/use-state-store';
-import { displayName, initial } from './format';
-import { useLocalization } from './localization';
+import type { ChannelHandle, ChannelViewState } from '../../session/channel-handle';
+import { useStateStore } from '../../session/use-state-store';
+import { displayName, initial } from '../common/format';
+import { useLocalization } from '../common/localization';
 
 const selectMembers = (state: ChannelViewState) => ({ members: state.members, capabilities: state.capabilities, watcherCount: state.watcherCount });
 

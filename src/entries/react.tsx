@@ -15,7 +15,7 @@ import type {
   ChatWidgetEventMap,
   ChatWidgetProperties,
   HTMLChatWidgetElement,
-} from '../element/index';
+} from './chat-widget';
 
 export type {
   ChatWidgetAttributes,
@@ -24,7 +24,7 @@ export type {
   ErrorReason,
   HTMLChatWidgetElement,
   MessageSummary,
-} from '../element/index';
+} from './chat-widget';
 
 /** Each event prop and the element's event it listens to. */
 const EVENTS = {

@@ -1,16 +1,16 @@
 import { useEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
 import type { Channel, ChannelFilters, ChannelManagerState, ChannelSort, StreamChat } from 'stream-chat';
-import type { ChannelRef } from '../element/attributes';
-import { channelName } from '../session/channel-handle';
-import type { MessageKey } from '../i18n/en';
-import { text, type Text, type Translate } from '../i18n/translate';
-import { why } from '../session/session-error';
-import { useStateStore } from '../session/use-state-store';
-import { initial } from './format';
-import { PushpinIcon } from './icons';
+import type { ChannelRef } from '../../contract/attributes';
+import { channelName } from '../../session/channel-handle';
+import type { MessageKey } from '../../i18n/en';
+import { text, type Text, type Translate } from '../../i18n/translate';
+import { why } from '../../session/session-error';
+import { useStateStore } from '../../session/use-state-store';
+import { initial } from '../common/format';
+import { PushpinIcon } from '../common/icons';
 import { NewConversation } from './new-conversation';
-import { StatusView } from './status-view';
-import { useSay, useT } from './localization';
+import { StatusView } from '../common/status-view';
+import { useSay, useT } from '../common/localization';
 
 const selectChannels = (state: ChannelManagerState) => ({
   channels: state.channels,

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { BackIcon, CloseIcon } from './icons';
-import { useT } from './localization';
+import { BackIcon, CloseIcon } from '../common/icons';
+import { useT } from '../common/localization';
 
 interface PanelHeaderProps {
   title: string;

@@ -2,7 +2,7 @@
 // guide types custom elements. Types only; a Vue project includes it once, e.g. with
 // `import type {} from 'chat-widget/vue'`. It needs `vue`, so it is kept out of the other entries.
 import type { EmitFn, HTMLAttributes, PublicProps } from 'vue';
-import type { ChatWidgetEventMap, ChatWidgetProperties, HTMLChatWidgetElement } from '../element/index';
+import type { ChatWidgetEventMap, ChatWidgetProperties, HTMLChatWidgetElement } from './chat-widget';
 
 declare module 'vue' {
   interface GlobalComponents {

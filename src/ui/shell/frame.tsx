@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
-import { panelShown, type Presentation } from '../element/attributes';
+import { panelShown, type Presentation } from '../../contract/attributes';
 import { installPanelStyles } from './panel-styles';
-import { useLocalization } from './localization';
+import { useLocalization } from '../common/localization';
 import { PanelHeader } from './panel-header';
 import { usePhoneScreen, useScrollLock, useVisualViewport } from './phone-layout';
 

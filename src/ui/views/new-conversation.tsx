@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import type { StreamChat, UserResponse } from 'stream-chat';
-import type { ChannelRef } from '../element/attributes';
-import { openDirectConversation } from '../session/direct-conversation';
-import { text, type Text } from '../i18n/translate';
-import { why } from '../session/session-error';
-import { useT } from './localization';
-import { displayName, initial } from './format';
+import type { ChannelRef } from '../../contract/attributes';
+import { openDirectConversation } from '../../session/direct-conversation';
+import { text, type Text } from '../../i18n/translate';
+import { why } from '../../session/session-error';
+import { useT } from '../common/localization';
+import { displayName, initial } from '../common/format';
 
 const SEARCH_DEBOUNCE_MS = 300;
 

@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
 import type { StreamChat, Thread, ThreadManagerState, ThreadState } from 'stream-chat';
-import { useStateStore } from '../session/use-state-store';
-import { displayName } from './format';
-import { StatusView } from './status-view';
-import { useT } from './localization';
+import { useStateStore } from '../../session/use-state-store';
+import { displayName } from '../common/format';
+import { StatusView } from '../common/status-view';
+import { useT } from '../common/localization';
 
 const selectThreads = (state: ThreadManagerState) => ({ threads: state.threads, ready: state.ready, pagination: state.pagination });
 const selectThread = (state: ThreadState) => ({ parent: state.parentMessage, replyCount: state.replyCount, read: state.read, channel: state.channel });

@@ -1,0 +1,44 @@
+// The widget's package as a site installs it: `npm pack` of the project's root. A React site's
+// `npm install chat-widget` must bring no server, nothing native, nothing at all at run time:
+// every file it needs is a self-contained bundle in dist/ (npm test builds it first).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+type Exports = string | { [condition: string]: Exports };
+
+const targets = (entry: Exports): string[] => (typeof entry === 'string' ? [entry] : Object.values(entry).flatMap(targets));
+
+describe('the packed widget', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'chat-widget-pack-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { encoding: 'utf8' })) as [
+    { filename: string; files: { path: string }[] },
+  ];
+  execFileSync('tar', ['-xzf', join(dir, packed.filename), '-C', dir]);
+  const manifest = JSON.parse(readFileSync(join(dir, 'package', 'package.json'), 'utf8')) as Record<string, unknown>;
+  const files = new Set(packed.files.map((file) => file.path));
+
+  it('has no runtime dependencies; React is an optional peer', () => {
+    expect(manifest.dependencies ?? {}).toEqual({});
+    expect(manifest.optionalDependencies ?? {}).toEqual({});
+    expect(manifest.bundleDependencies ?? manifest.bundledDependencies ?? []).toEqual([]);
+    expect(Object.keys((manifest.peerDependencies ?? {}) as object)).toEqual(['react']);
+    expect(manifest.peerDependenciesMeta).toEqual({ react: { optional: true } });
+  });
+
+  it('ships every file its exports, main, module and types name, and nothing of the server', () => {
+    const named = [
+      ...targets(manifest.exports as Exports).filter((target) => !target.includes('*')),
+      manifest.main as string,
+      manifest.module as string,
+      manifest.types as string,
+    ].map((target) => target.replace(/^\.\//, ''));
+    expect(named.length).toBeGreaterThan(6);
+    expect(named.filter((target) => !files.has(target))).toEqual([]);
+    expect(files.has('dist/chat-widget.js') && files.has('dist/chat-widget.loader.js')).toBe(true);
+    expect([...files].filter((path) => !path.startsWith('dist/') && !/^(package\.json|README\.md|LICENSE)$/i.test(path))).toEqual([]);
+  });
+});
