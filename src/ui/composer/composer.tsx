@@ -1,4 +1,4 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent, type RefObject } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ClipboardEvent, type KeyboardEvent, type RefObject } from 'react';
 import type { AttachmentManagerState, MessageComposer, MessageComposerState, TextComposerState } from 'stream-chat';
 import type { SendResult } from '../../session/channel-handle';
 import { useStateStore } from '../../session/use-state-store';
@@ -26,16 +26,11 @@ const COUNTER_FROM_REMAINING = 200;
  * show (sendable or not, characters left near the limit), not every keystroke.
  */
 function useFromText<T>(composer: MessageComposer, derive: (composer: MessageComposer) => T): T {
-  const [, setSeen] = useState<T>(() => derive(composer));
-  useEffect(() => {
-    const update = () => setSeen(derive(composer));
-    const unsubscribeText = composer.textComposer.state.subscribe(update);
-    const unsubscribeConfig = composer.configState.subscribe(update);
-    return () => {
-      unsubscribeText();
-      unsubscribeConfig();
-    };
-  }, [composer, derive]);
+  // One selector for both stores: it reads the composer's getters, so each store's change
+  // re-renders only when the derived value moved (useStateStore compares the slices).
+  const select = useMemo(() => () => ({ value: derive(composer) }), [composer, derive]);
+  useStateStore(composer.textComposer.state, select);
+  useStateStore(composer.configState, select);
   return derive(composer);
 }
 
