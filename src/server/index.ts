@@ -17,6 +17,7 @@ import { DEFAULT_SYNC_SETTINGS, type SyncSettings } from './features/sync/sync-s
 import { DEFAULT_TRANSLATOR, type TranslatorSettings } from './features/translation/translator';
 import { DEFAULT_GIPHY, type GiphySettings } from './features/giphy/giphy-service';
 import { attachWebSocket } from './realtime/handshake';
+import { connectUser } from './features/users/connect-user';
 import { scheduleAllExpiries } from './realtime/expiry';
 import { resumeCampaigns } from './features/campaigns/campaign-schedule';
 import { seedDemoData } from './store/seed';
@@ -158,7 +159,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   // GET calls carry their whole input in the URL (`?payload=`); Node's 16 KB default for the
   // request head would answer a long search or a big filter with a bare 431 instead of our JSON.
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host, serverOptions: { maxHeaderSize: 256 * 1024 } }) as Server;
-  const wss = attachWebSocket(server, ctx, { refuseUpgrades: options.refuseWebSockets ?? false });
+  const wss = attachWebSocket(server, ctx, connectUser, { refuseUpgrades: options.refuseWebSockets ?? false });
   ctx.hub.liveness.start();
 
   try {

@@ -11,15 +11,10 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Event, OwnUserResponse } from 'stream-chat';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { authenticateIn } from '../auth/authenticate';
 import type { Subject } from '../auth/tokens';
 import type { ServerContext } from '../http/context';
-import { parseBoundedJson } from '../http/body';
-import { ApiError, errorBody, toApiError } from '../http/errors';
-import { registerConnectDevice } from '../features/push/devices';
+import { errorBody, toApiError } from '../http/errors';
 import { isObject } from '../http/input';
-import { Presenter } from '../present/presenter';
-import { userPatch, validUserId } from '../features/users/user-fields';
 import { admitConnection } from './admission';
 import type { Connection } from './registry';
 import { userConnected } from './presence';
@@ -29,7 +24,7 @@ import { socketConnection } from './socket-connection';
  * `refuseUpgrades` answers every upgrade with 403, as a proxy that blocks WebSockets would: the
  * SDK (with `enableWSFallback`) then falls back to long-poll (routes/longpoll.ts).
  */
-export function attachWebSocket(server: Server, ctx: ServerContext, { refuseUpgrades = false } = {}): WebSocketServer {
+export function attachWebSocket(server: Server, ctx: ServerContext, connect: Connect, { refuseUpgrades = false } = {}): WebSocketServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
@@ -42,16 +37,16 @@ export function attachWebSocket(server: Server, ctx: ServerContext, { refuseUpgr
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
-      void accept(ctx, ws, url.searchParams);
+      void accept(ctx, connect, ws, url.searchParams);
     });
   });
   return wss;
 }
 
-async function accept(ctx: ServerContext, ws: WebSocket, params: URLSearchParams): Promise<void> {
+async function accept(ctx: ServerContext, connect: Connect, ws: WebSocket, params: URLSearchParams): Promise<void> {
   ws.on('error', () => ws.terminate());
   try {
-    const { me, subject } = await handshake(ctx, {
+    const { me, subject } = await connect(ctx, {
       json: params.get('json') ?? undefined,
       apiKey: params.get('api_key') ?? undefined,
       authType: params.get('stream-auth-type') ?? undefined,
@@ -91,59 +86,15 @@ export type ConnectInput = {
   token: string | undefined;
 };
 
+/**
+ * The connect action (features/users/connect-user.ts), given by the server that wires this
+ * transport: it checks the payload and credentials and answers `me`, or throws the refusal.
+ */
+export type Connect = (ctx: ServerContext, input: ConnectInput) => Promise<{ me: OwnUserResponse; subject: Subject }>;
+
 /** The first event of every connection: a health.check with its id and the user (`me`). */
 export function connectedEvent(connection: Connection, me: OwnUserResponse): Event {
   return { type: 'health.check', connection_id: connection.id, cid: '*', me, created_at: new Date().toISOString() };
-}
-
-/**
- * Validates the connect payload and credentials (the socket's query string, or a long-poll
- * open), upserts the user from `user_details`, and returns `me`.
- */
-export async function handshake(ctx: ServerContext, input: ConnectInput): Promise<{ me: OwnUserResponse; subject: Subject }> {
-  const payload = parseBoundedJson(
-    input.json ?? '',
-    ctx.hub.limits.maxJsonDepth,
-    'the json query parameter',
-    'the json query parameter must be the JSON connect payload',
-  );
-  if (!isObject(payload) || typeof payload.user_id !== 'string' || !payload.user_id) {
-    throw ApiError.input('the connect payload needs a user_id');
-  }
-  const userId = validUserId(payload.user_id, 'user_id');
-  const details = isObject(payload.user_details) ? payload.user_details : { id: userId };
-  if (details.id !== undefined && details.id !== userId) {
-    throw ApiError.input('user_details.id does not match user_id');
-  }
-  const subject = await authenticateIn(
-    ctx,
-    { apiKey: input.apiKey, authType: input.authType, token: input.token, userId },
-  );
-  const now = new Date().toISOString();
-  if (subject.kind === 'anonymous') {
-    // Anonymous visitors are not stored: they get an ephemeral identity for this socket.
-    const me: OwnUserResponse = {
-      id: userId,
-      role: 'anonymous',
-      anon: true,
-      online: true,
-      created_at: now,
-      updated_at: now,
-      devices: [],
-      mutes: [],
-      channel_mutes: [],
-      blocked_user_ids: [],
-      total_unread_count: 0,
-      unread_count: 0,
-      unread_channels: 0,
-      unread_threads: 0,
-    };
-    return { me, subject };
-  }
-  const user = ctx.store.users.upsert({ ...userPatch(userId, details), lastActive: now });
-  // `client.setDevice(...)` puts the device in the connect payload: it is registered like addDevice.
-  registerConnectDevice(ctx, user.id, payload.device);
-  return { me: new Presenter(ctx).ownUser(user), subject };
 }
 
 function answerPing(ctx: ServerContext, connection: Connection, data: RawData): void {

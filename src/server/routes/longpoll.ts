@@ -23,7 +23,8 @@ import { ApiError, ErrorCode } from '../http/errors';
 import { platformFor, rateLimitedError } from '../http/rate-limits';
 import { elapsed, sendJson } from '../http/request';
 import { admitConnection } from '../realtime/admission';
-import { connectedEvent, handshake } from '../realtime/handshake';
+import { connectUser } from '../features/users/connect-user';
+import { connectedEvent } from '../realtime/handshake';
 import { isLongPoll, longPollConnection, type LongPollConnection } from '../realtime/long-poll-connection';
 import { userConnected } from '../realtime/presence';
 
@@ -44,7 +45,7 @@ const streamClient = (c: Context<AppEnv>) => requestHeader(c, 'x-stream-client')
 
 async function open(ctx: ServerContext, c: Context<AppEnv>): Promise<Response> {
   if (ctx.hub.closing) throw new ApiError(ErrorCode.Internal, 'the server is shutting down; connect again in a moment', 503);
-  const { me, subject } = await handshake(ctx, {
+  const { me, subject } = await connectUser(ctx, {
     json: c.req.query('json'),
     apiKey: c.req.query('api_key'),
     authType: requestHeader(c, 'stream-auth-type'),
