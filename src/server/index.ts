@@ -7,7 +7,7 @@ import { builtinChannelTypes } from './auth/channel-types';
 import { DEFAULT_WEBHOOK_OPTIONS, startWebhookDelivery, type WebhookOptions } from './features/webhooks/webhook-delivery';
 import { startPushDelivery } from './features/push/push-delivery';
 import { DEFAULT_PUSH_OPTIONS, type PushOptions } from './features/push/push-options';
-import { createApp } from './http/app';
+import { createApp } from './app';
 import { ChangeFeed } from './realtime/change-feed';
 import { RateLimitCounters } from './http/rate-limit-counters';
 import type { ServerContext } from './http/context';

@@ -2,51 +2,51 @@
 // static files, and the one mapping from errors to the provider's error JSON. index.ts listens;
 // tests can call app.request() directly.
 import { Hono, type MiddlewareHandler } from 'hono';
-import { DEFAULT_LIMITS, type BodyLimits } from '../limits';
-import type { AppEnv, ServerContext } from './context';
-import { ApiError, errorBody, toApiError } from './errors';
-import { elapsed, sendJson } from './request';
-import { setAnswerHeaders } from './node-exchange';
-import { appSettingsRoutes } from '../routes/app-settings';
-import { channelRoutes } from '../routes/channels';
-import { channelViewRoutes } from '../routes/channel-view';
-import { commandRoutes } from '../routes/commands';
-import { demoRoutes } from '../routes/demo';
-import { deviceRoutes } from '../routes/devices';
-import { draftRoutes } from '../routes/drafts';
-import { eventRoutes } from '../routes/events';
-import { healthRoutes } from '../routes/health';
-import { locationRoutes } from '../routes/locations';
-import { longPollRoutes } from '../routes/longpoll';
-import { memberRoutes } from '../routes/members';
-import { messageRoutes } from '../routes/messages';
-import { ogRoutes } from '../routes/og';
-import { pollOptionRoutes } from '../routes/poll-options';
-import { pollVoteRoutes } from '../routes/poll-votes';
-import { pollRoutes } from '../routes/polls';
-import { pushPreferenceRoutes } from '../routes/push-preferences';
-import { searchRoutes } from '../routes/search';
-import { syncRoutes } from '../routes/sync';
-import { unreadRoutes } from '../routes/unread';
-import { uploadRoutes } from '../routes/uploads';
-import { userRoutes } from '../routes/users';
-import { appAdminRoutes } from '../routes/server-side/app';
-import { banRoutes } from '../routes/bans';
-import { blocklistRoutes } from '../routes/server-side/blocklists';
-import { moderationReviewRoutes } from '../routes/moderation-review';
-import { usersAdminRoutes } from '../routes/server-side/users-admin';
-import { userBlockRoutes } from '../routes/user-blocks';
-import { channelTypeRoutes } from '../routes/server-side/channel-types';
-import { permissionRoutes } from '../routes/server-side/permissions';
-import { pushAdminRoutes } from '../routes/server-side/push';
-import { campaignRoutes } from '../routes/server-side/campaigns';
-import { segmentRoutes } from '../routes/server-side/segments';
-import { messageHistoryRoutes } from '../routes/server-side/message-history';
-import { pendingMessageRoutes } from '../routes/pending-messages';
-import { translationRoutes } from '../routes/translation';
-import { importExportRoutes } from '../routes/server-side/imports-exports';
-import { rateLimitHeaders } from './rate-limits';
-import { serveStatic } from './static';
+import { DEFAULT_LIMITS, type BodyLimits } from './limits';
+import type { AppEnv, ServerContext } from './http/context';
+import { ApiError, errorBody, toApiError } from './http/errors';
+import { elapsed, sendJson } from './http/request';
+import { setAnswerHeaders } from './http/node-exchange';
+import { appSettingsRoutes } from './routes/app-settings';
+import { channelRoutes } from './routes/channels';
+import { channelViewRoutes } from './routes/channel-view';
+import { commandRoutes } from './routes/commands';
+import { demoRoutes } from './routes/demo';
+import { deviceRoutes } from './routes/devices';
+import { draftRoutes } from './routes/drafts';
+import { eventRoutes } from './routes/events';
+import { healthRoutes } from './routes/health';
+import { locationRoutes } from './routes/locations';
+import { longPollRoutes } from './routes/longpoll';
+import { memberRoutes } from './routes/members';
+import { messageRoutes } from './routes/messages';
+import { ogRoutes } from './routes/og';
+import { pollOptionRoutes } from './routes/poll-options';
+import { pollVoteRoutes } from './routes/poll-votes';
+import { pollRoutes } from './routes/polls';
+import { pushPreferenceRoutes } from './routes/push-preferences';
+import { searchRoutes } from './routes/search';
+import { syncRoutes } from './routes/sync';
+import { unreadRoutes } from './routes/unread';
+import { uploadRoutes } from './routes/uploads';
+import { userRoutes } from './routes/users';
+import { appAdminRoutes } from './routes/server-side/app';
+import { banRoutes } from './routes/bans';
+import { blocklistRoutes } from './routes/server-side/blocklists';
+import { moderationReviewRoutes } from './routes/moderation-review';
+import { usersAdminRoutes } from './routes/server-side/users-admin';
+import { userBlockRoutes } from './routes/user-blocks';
+import { channelTypeRoutes } from './routes/server-side/channel-types';
+import { permissionRoutes } from './routes/server-side/permissions';
+import { pushAdminRoutes } from './routes/server-side/push';
+import { campaignRoutes } from './routes/server-side/campaigns';
+import { segmentRoutes } from './routes/server-side/segments';
+import { messageHistoryRoutes } from './routes/server-side/message-history';
+import { pendingMessageRoutes } from './routes/pending-messages';
+import { translationRoutes } from './routes/translation';
+import { importExportRoutes } from './routes/server-side/imports-exports';
+import { rateLimitHeaders } from './http/rate-limits';
+import { serveStatic } from './http/static';
 
 const ALLOWED_HEADERS = 'authorization, stream-auth-type, x-stream-client, x-client-request-id, content-type';
 const ANSWER_CORS = {
@@ -89,7 +89,7 @@ export function createApp(ctx: ServerContext, limits: BodyLimits = DEFAULT_LIMIT
   app.use('*', rateLimitHeaders(ctx.rateLimits));
 
   app.route('/', healthRoutes());
-  // The realtime fallback and catch-up (issue 12): GET /longpoll, POST /sync.
+  // The realtime fallback and catch-up: GET /longpoll, POST /sync.
   app.route('/', longPollRoutes(ctx));
   app.route('/', syncRoutes(ctx));
   app.route('/', appSettingsRoutes(ctx));
@@ -98,14 +98,14 @@ export function createApp(ctx: ServerContext, limits: BodyLimits = DEFAULT_LIMIT
   app.route('/', memberRoutes(ctx));
   app.route('/', messageRoutes(ctx));
   app.route('/', eventRoutes(ctx));
-  // Translation, pending messages and edit history (issue 12, item 5); before channelViewRoutes,
+  // Translation, pending messages and edit history; before channelViewRoutes,
   // whose POST /messages/{id} would otherwise take POST /messages/history.
   app.route('/', messageHistoryRoutes(ctx));
   app.route('/', pendingMessageRoutes(ctx));
   app.route('/', translationRoutes(ctx));
   // After channelRoutes: its POST /channels/{type}/query must win over POST /channels/{type}/{id}.
   app.route('/', channelViewRoutes(ctx));
-  // The composer (issue 3): uploads, link previews, polls, drafts, live locations, commands.
+  // The composer: uploads, link previews, polls, drafts, live locations, commands.
   app.route('/', uploadRoutes(ctx));
   app.route('/', ogRoutes(ctx));
   app.route('/', pollRoutes(ctx));
@@ -114,9 +114,9 @@ export function createApp(ctx: ServerContext, limits: BodyLimits = DEFAULT_LIMIT
   app.route('/', draftRoutes(ctx));
   app.route('/', locationRoutes(ctx));
   app.route('/', commandRoutes(ctx));
-  // Search (issue 5): GET /search over the full-text index.
+  // Search: GET /search over the full-text index.
   app.route('/', searchRoutes(ctx));
-  // Devices and push (issue 12): devices, unread counts, push preferences; providers and checks server-side.
+  // Devices and push: devices, unread counts, push preferences; providers and checks server-side.
   app.route('/', deviceRoutes(ctx));
   app.route('/', unreadRoutes(ctx));
   app.route('/', pushPreferenceRoutes(ctx));
@@ -130,10 +130,10 @@ export function createApp(ctx: ServerContext, limits: BodyLimits = DEFAULT_LIMIT
   app.route('/', userBlockRoutes(ctx));
   app.route('/', channelTypeRoutes(ctx));
   app.route('/', permissionRoutes(ctx));
-  // Campaigns and segments (issue 12): server-side; a started campaign sends as a task.
+  // Campaigns and segments: server-side; a started campaign sends as a task.
   app.route('/', segmentRoutes(ctx));
   app.route('/', campaignRoutes(ctx));
-  // Imports and exports (issue 12, item 4): server-side; both run as tasks.
+  // Imports and exports: server-side; both run as tasks.
   app.route('/', importExportRoutes(ctx));
   if (ctx.config.devMode) app.route('/', demoRoutes(ctx));
   app.get('*', serveStatic(ctx.config));
