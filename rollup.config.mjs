@@ -26,7 +26,7 @@ const plugins = [deferred, ...compile()];
 // thread when first called. Most of the loader's functions run as it loads (about 10 ms of
 // main-thread time at 4x CPU). In the full file, the runtime's functions all run on the first
 // click, where compiling them one by one was about a third of click → first message (p90 162
-// → 116 ms in the same conditions, issue 18 item 5); the closed bubble's thread time did not
+// → 116 ms in the same conditions); the closed bubble's thread time did not
 // grow. Added after terser, which would drop the comment.
 const compileHint = {
   name: 'compile-hint',

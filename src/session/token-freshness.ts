@@ -1,7 +1,7 @@
 // A token known to have expired is refreshed before a request goes out, once for every request
 // waiting on it. Otherwise a visitor back after the token's lifetime pressed Enter into two 401s
 // (the typing event and the send), two requests to the token endpoint, and the SDK's back-off
-// after the second failure: the message stored 3.3 s after Enter (issue 17, item 4). A refresh
+// after the second failure: the message stored 3.3 s after Enter. A refresh
 // in flight is shared by everyone who asks meanwhile; the 401 path stays for clocks that disagree.
 import type { StreamChat } from 'stream-chat';
 

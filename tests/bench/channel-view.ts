@@ -1,6 +1,6 @@
-// The channel view on long channels (issue 4): how fast the first messages of a 100,000-message
+// The channel view on long channels: how fast the first messages of a 100,000-message
 // channel paint after the panel opens, next to a 10-message channel, ours and the
-// stream-chat-react peer's (issue 18, item 5: the long channel must open within the peer's time
+// stream-chat-react peer's (the budget: the long channel must open within the peer's time
 // for the short one); and what scrolling back through 5,000 messages costs: the most DOM nodes
 // the list ever holds, and JS heap growth. Chromium against the local backend; the channels are
 // seeded straight through the store.
@@ -163,7 +163,7 @@ export default async function channelView(): Promise<BenchRow[]> {
         measured: round(huge),
         budget: BUDGET_OPEN_MS,
         peer: round(peer),
-        note: `peer column: the peer opening the 10-message channel, alternately with ours (issue 18's target: ours for 100,000 ≤ the peer's for 10); range ${spread(times.huge)} ms, peer ${spread(times.peer)} ms; ours on the 10-message channel ${round(small)} ms (${spread(times.small)})`,
+        note: `peer column: the peer opening the 10-message channel, alternately with ours (the target: ours for 100,000 ≤ the peer's for 10); range ${spread(times.huge)} ms, peer ${spread(times.peer)} ms; ours on the 10-message channel ${round(small)} ms (${spread(times.small)})`,
       },
       { name: `scroll back ${scrolled.reached} messages: most DOM nodes in the list`, unit: 'nodes', measured: scrolled.maxNodes, budget: BUDGET_DOM_NODES },
       { name: `scroll back ${scrolled.reached} messages: JS heap growth (after GC)`, unit: 'MB', measured: Math.round(scrolled.growthMb * 10) / 10, budget: BUDGET_HEAP_MB },

@@ -1,4 +1,4 @@
-// Typing with the mention list open (issue 3): the main-thread work one keystroke costs in a
+// Typing with the mention list open: the main-thread work one keystroke costs in a
 // 2,000-character text whose `@us…` mention list searches a channel of 10,000 users. Chromium
 // (no CPU throttling) against the local backend; users and channel are seeded through the store.
 //
@@ -11,7 +11,7 @@
 // same calls over as long a window with no key). The same run is made on keystroke-floor.html,
 // a framework-free page making the same requests, as the floor this machine allows.
 //
-// Honest figures (issue 18): the machine is shared, so its load can change between two runs.
+// Honest figures: the machine is shared, so its load can change between two runs.
 // Ours and the floor are measured in PAIRS back-to-back runs, in alternating order (ours then
 // floor, floor then ours, …), each in a fresh browser context; every figure is the median over
 // the pairs, with its spread (min–max), and the budgeted ratio is taken within each pair.
@@ -31,7 +31,7 @@ const API_KEY = 'bench-keystroke-key';
 const API_SECRET = 'bench-keystroke-secret-long-enough-for-hs256';
 const USERS = 10_000;
 const TEXT_LENGTH = 2_000;
-/** Paired runs (ours and the floor back to back); issue 18 asks for at least five. */
+/** Paired runs (ours and the floor back to back); at least five. */
 const PAIRS = 5;
 /** Per run: keys typed before measuring, keys measured, and idle windows (half after each kind of key). */
 const WARM_UP = 4;
@@ -40,7 +40,7 @@ const IDLE_WINDOWS = 10;
 /** The SDK sends typing.stop a second after the last keystroke, on a 500 ms clock. */
 const TYPING_STOP_MS = 2_000;
 const BUDGET_P95_MS = 16;
-/** Issue 18: main-thread p95 at most 1.2x the floor page's in the same run (here: the same pair). */
+/** Budget: main-thread p95 at most 1.2x the floor page's in the same run (here: the same pair). */
 const BUDGET_P95_RATIO = 1.2;
 /** The whole benchmark, seeding included, gives up after this long (run.ts gives it 6 minutes). */
 const CAP_MS = 5.5 * 60_000;

@@ -40,7 +40,7 @@ const LATENCY_MESSAGES = 30;
 const QUIET_MS = 300;
 /** One message every 100 ms across all senders: 10 messages a second. */
 const PACE_MS = 100;
-/** Bursts of each side, ours and the floor's in pairs (issue 18 asks for five paired runs). */
+/** Bursts of each side, ours and the floor's in pairs (at least five paired runs). */
 const BURSTS = 5;
 const BURST_MS = 1500;
 const BURST_MAX_MESSAGES = 400;
@@ -49,7 +49,7 @@ const SETUP_CONCURRENCY = 50;
 const SETUP_TIMEOUT_MS = 60_000;
 const BUDGET_P99_MS = 50;
 const BUDGET_AT = 500;
-/** Issue 18: at 1,000 watchers, CPU per delivered frame within 1.25x the bare socket's, and p99 within 15 ms. */
+/** Budget: at 1,000 watchers, CPU per delivered frame within 1.25x the bare socket's, and p99 within 15 ms. */
 const FLOOR_BUDGET_AT = 1000;
 const FLOOR_BUDGET_RATIO = 1.25;
 const BUDGET_P99_AT_1000_MS = 15;

@@ -1,4 +1,4 @@
-// The backend holds (issue 16): what a fault or an abusive client costs the server. Each run
+// The backend holds: what a fault or an abusive client costs the server. Each run
 // starts the backend in a child process (holds-server.ts) so that its RSS is its own, on a
 // fresh data folder as `npm start` would be (messages go to chat.db on disk); growth is
 // the peak RSS during the phase minus the RSS at its start (after a forced GC), sampled every

@@ -1,4 +1,4 @@
-// Join storm (issue 18, item 2): N sockets joining one N-member channel at once, as after a
+// Join storm: N sockets joining one N-member channel at once, as after a
 // restart when every client comes back within the SDK's backoff cap. Each does the SDK's
 // handshake (`/connect`, the health.check with its connection_id) and the watch
 // (`POST /channels/messaging/<id>/query` with watch and state), as fan-out's watchers do; the

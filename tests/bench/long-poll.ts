@@ -1,4 +1,4 @@
-// Long-poll delivery latency beside the WebSocket's (issue 12): 100 connected clients watch one
+// Long-poll delivery latency beside the WebSocket's: 100 connected clients watch one
 // channel, all over WebSocket or all over long-poll (the SDK's fallback), while 4 senders post
 // to it over REST at a steady 10 messages a second. Latency is from the sender's request to the
 // moment each client has the message.new (for long-poll, the poll answer that carries it);

@@ -17,7 +17,7 @@ import type { BenchRow } from './types';
 const MESSAGES = 10_000;
 const CHANNEL = 'history';
 const WARMUP = 1;
-/** Issue 18: every browser row is the median of at least five paired runs, with its spread. */
+/** Budget: every browser row is the median of at least five paired runs, with its spread. */
 const REPEATS = 5;
 const SCROLL_WAIT_MS = 500;
 /** How long scrolling to the top may take in a measured run, and in the warm-up run. */

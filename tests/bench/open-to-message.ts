@@ -5,8 +5,8 @@
 // peer are measured alternately, each load in a fresh browser context, CPU not throttled.
 // Twice: clicked the moment the pointer arrives (Playwright's click moves the mouse there and
 // presses at once), and as a visitor's hand does it, the pointer resting on the launcher for
-// HOVER_MS first. Our widget starts the token fetch and the socket on that intent (issue 18,
-// item 5); the peer does nothing until the click. The clock starts at the click in both.
+// HOVER_MS first. Our widget starts the token fetch and the socket on that intent;
+// the peer does nothing until the click. The clock starts at the click in both.
 import type { Browser, Page } from 'playwright-core';
 import { startBenchServer } from './backend';
 import { freshPage, launchChromium, type BenchWindow } from './browser';
@@ -18,7 +18,7 @@ const WARMUP = 2;
 /** Visitors per side and mode: with 20 a p90 is the third slowest, not the second of ten. */
 const REPEATS = 20;
 const BUDGET_MS = 300;
-/** Issue 18, item 5: the immediate click's p90 within 0.6x the peer's in the same run. */
+/** Budget: the immediate click's p90 within 0.6x the peer's in the same run. */
 const BUDGET_P90_RATIO = 0.6;
 /** How long the pointer rests on the launcher before the press, in the second set of rows. */
 const HOVER_MS = 150;

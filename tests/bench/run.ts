@@ -24,23 +24,23 @@ const benches: Array<[string, () => Promise<BenchRow[]>, number?]> = [
   ['bundle', bundleSize],
   ['host page', hostPage],
   ['open to first message', openToMessage],
-  // The visitor's network (issue 36): an outage with messages missed meanwhile.
+  // The visitor's network: an outage with messages missed meanwhile.
   ['reconnect', reconnect],
   ['cached open', cachedOpen],
   // One realtime connection shared by a visitor's tabs, and the takeover when its holder closes.
   ['sockets for three tabs', tabs],
   ['backend message latency', messageLatency],
   ['backend fan-out', fanout],
-  // Big rooms (issue 18): N sockets joining one N-member channel at once.
+  // Big rooms: N sockets joining one N-member channel at once.
   ['join storm', joinStorm],
-  // Long-poll delivery beside the WebSocket's at 100 clients (issue 12).
+  // Long-poll delivery beside the WebSocket's at 100 clients.
   ['long-poll', longPoll],
   ['memory', memory],
   ['channel view (long channels)', channelView],
   ['backend id_around on 1,000,000 messages', idAround],
   ['search over 1,000,000 messages', search],
   ['composer keystroke with 10,000 users', composerKeystroke],
-  // The backend holds (issue 16): faults and abuse, measured on the server's own RSS.
+  // The backend holds: faults and abuse, measured on the server's own RSS.
   ['slow readers', slowReaders],
   ['dead clients', deadClients],
   ['body bomb', bodyBomb],

@@ -1,8 +1,8 @@
-// Search over 1,000,000 messages (issue 5). The data (search-data.ts) is written straight into a
+// Search over 1,000,000 messages. The data (search-data.ts) is written straight into a
 // database file; then the backend serves it and we time:
 // - `GET /search` as MessageSearchSource sends it (the user's channels, text, type regular,
 //   newest first, 10 a page), over HTTP from this process: p50 and p95 over every query, each
-//   first page and the page after it; and the same with the relevance sort (issue 18: p95 at
+//   first page and the page after it; and the same with the relevance sort (p95 at
 //   most 50 ms), whose first two pages of every query are then compared with the exhaustive
 //   ranking (one SQL query over every match in the user's channels, ordered by FTS5's rank).
 // - In Chromium, with the built widget: from the moment the `/search` response has arrived to

@@ -8,7 +8,7 @@ export function percentile(samples: number[], p: number): number {
 
 export const median = (samples: number[]) => percentile(samples, 50);
 
-/** The samples' range, for a row's note: "min–max" with one decimal (issue 18: every browser row prints its spread). */
+/** The samples' range, for a row's note: "min–max" with one decimal (every browser row prints its spread). */
 export function spread(samples: number[]): string {
   const finite = samples.filter(Number.isFinite);
   if (!finite.length) return 'n/a';

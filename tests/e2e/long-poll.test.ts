@@ -1,4 +1,4 @@
-// The long-poll fallback in Chromium (issue 12, item 1): the backend refuses every WebSocket
+// The long-poll fallback in Chromium: the backend refuses every WebSocket
 // upgrade, as a proxy that blocks them would; the widget (the SDK with enableWSFallback) gives up
 // on the socket after its 6 s and polls GET /longpoll instead, and two visitors still chat live.
 import type { Browser, Page } from 'playwright-core';

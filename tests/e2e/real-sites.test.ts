@@ -1,4 +1,4 @@
-// The widget on real sites (issue 13): phones, languages and right to left, inline sizing, and
+// The widget on real sites: phones, languages and right to left, inline sizing, and
 // the unread count in the title while the visitor is elsewhere. Screenshots go to tests/output.
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';

@@ -1,4 +1,4 @@
-// The first message (issue 18, item 5): the visitor's intent (a pointer over the launcher, its
+// The first message: the visitor's intent (a pointer over the launcher, its
 // focus, a touch) fetches the token and opens the socket, so the click finds them ready; a page
 // where nobody reaches for the launcher makes no request; and the channel's watch goes out with
 // the socket, not after the connection has gone round the panel's render.

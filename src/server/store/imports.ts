@@ -1,4 +1,4 @@
-// Imports and exports (issue 12, item 4): the imports table (one row per import of a provider
+// Imports and exports: the imports table (one row per import of a provider
 // import file: its state and the history of its states), and the few reads and writes the
 // import and export tasks need beyond the other stores: pages of a channel's messages,
 // reactions and members in storage order, and updates of rows an upsert import finds existing.

@@ -80,7 +80,7 @@ export const migrations: Migration[] = [
       CREATE INDEX reads_user ON reads(user_id);
     `);
   },
-  // 2 (issue 4, the channel view): message edits and pins, reactions, threads with their read
+  // 2 (the channel view): message edits and pins, reactions, threads with their read
   // state, per-member pinned/archived, mutes, flags and reminders.
   (db) => {
     db.exec(`
@@ -176,7 +176,7 @@ export const migrations: Migration[] = [
       CREATE INDEX reminders_due ON reminders(remind_at) WHERE remind_at IS NOT NULL AND notified_at IS NULL;
     `);
   },
-  // 3 (issue 3, the composer): uploaded files, polls with their options and votes, drafts,
+  // 3 (the composer): uploaded files, polls with their options and votes, drafts,
   // shared locations, custom slash commands and channel bans.
   (db) => {
     db.exec(`
@@ -282,7 +282,7 @@ export const migrations: Migration[] = [
       ) WITHOUT ROWID;
     `);
   },
-  // 4 (issue 5, search): the full-text index of message text. It holds no copy of the text
+  // 4 (search): the full-text index of message text. It holds no copy of the text
   // (content=messages) and is kept in step by triggers, so every code path that sends, edits,
   // hard-deletes or cascades messages updates it. unicode61 with remove_diacritics 2 folds case
   // and accents ("Café" finds "cafe"); the 1- to 3-character prefix indexes keep the prefix
@@ -306,7 +306,7 @@ export const migrations: Migration[] = [
       INSERT INTO message_search (message_search) VALUES ('rebuild');
     `);
   },
-  // 5 (issue 11, the operator's side): user lifecycle (deactivation, deletion, token revocation),
+  // 5 (the operator's side): user lifecycle (deactivation, deletion, token revocation),
   // blocks, global and shadow bans, shadowed and blocklist-flagged messages, review of flags,
   // blocklists, stored channel types, custom roles and permissions, app settings, channel
   // administration (frozen, disabled, cooldown, soft delete, truncation), invites and per-member
@@ -569,7 +569,7 @@ export const migrations: Migration[] = [
       CREATE INDEX campaign_targets_state ON campaign_targets(campaign_id, state, seq);
     `);
   },
-  // 9 (issue 12, item 5): translations, pending messages and edit history.
+  // 9: translations, pending messages and edit history.
   (db) => {
     db.exec(`
       -- The message's translations as the provider shows them: {"<lang>_text": …, "language": source}.
@@ -601,7 +601,7 @@ export const migrations: Migration[] = [
       CREATE INDEX message_history_updated ON message_history(updated_at);
     `);
   },
-  // 10: imports (issue 12, item 4): one row per import of a provider import file, its state and
+  // 10, imports: one row per import of a provider import file, its state and
   // the history of its states (features/imports).
   (db) => {
     db.exec(`
@@ -619,7 +619,7 @@ export const migrations: Migration[] = [
       CREATE INDEX imports_created ON imports(created_at);
     `);
   },
-  // Big rooms (issue 18, item 2): a channel response carries the most recent readers, found
+  // Big rooms: a channel response carries the most recent readers, found
   // without reading every member's read state.
   (db) => {
     db.exec('CREATE INDEX reads_cid_last_read ON reads(cid, last_read)');
@@ -637,7 +637,7 @@ export const migrations: Migration[] = [
   (db) => {
     db.exec('CREATE INDEX reminders_message ON reminders(message_id)');
   },
-  // Fan-out (issue 18): a new message no longer rewrites every member's read row. Each channel
+  // Fan-out: a new message no longer rewrites every member's read row. Each channel
   // keeps a clock of the messages that count as unread; a read row keeps its count as of the
   // clock's value it last saw, so its unread count is that count plus what the clock moved since.
   (db) => {
