@@ -1,7 +1,7 @@
 // English: the widget's own words and the catalogue every other language translates
 // (src/i18n/locales/*.json, shipped as dist/locales/*.json). A key names where a text is used;
 // `{name}` is a value filled in; an object holds plural forms by Intl.PluralRules category
-// (`count` picks the form). Sites may override any key (README, "Languages").
+// (`count` picks the form). Sites may override any key (docs/embedding.md, "Languages").
 export const en = {
   // The panel's frame and whole-panel states
   'panel.chat': 'Chat',

@@ -54,7 +54,7 @@ Options (each also settable by the environment variable shown):
   --production             NODE_ENV=production  production mode: no /demo/token, no demo seed,
                                                 a real secret is required
 
-Limits (README "Limits"; 0 turns a numeric limit off):
+Limits (docs/server.md "Limits"; 0 turns a numeric limit off):
   --rate-limits <on|off>   RATE_LIMITS          the provider's rate limits, 429 code 9 (default on)
   --user-rate-limit <n>    USER_RATE_LIMIT      requests per minute per user and endpoint (default ${DEFAULT_LIMITS.userRequestsPerMinute})
   --idle-timeout <s>       IDLE_TIMEOUT         close a connection silent this long (default ${DEFAULT_LIMITS.idleTimeoutMs / 1000})

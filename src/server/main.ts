@@ -60,7 +60,7 @@ function banner(config: CliConfig, port: number, seeded: boolean): string {
   const limits = resolveLimits(config.limits);
   lines.push(
     `  Limits:     rate limits ${limits.rateLimits ? 'on' : 'off'}, ${limits.maxConnectionsPerUser || 'any number of'} connections a user, ` +
-      `silent connections closed after ${limits.idleTimeoutMs ? `${limits.idleTimeoutMs / 1000} s` : 'never'} (README "Limits"; --help)`,
+      `silent connections closed after ${limits.idleTimeoutMs ? `${limits.idleTimeoutMs / 1000} s` : 'never'} (docs/server.md "Limits"; --help)`,
   );
   if (config.devCredentials) {
     lines.push('  Warning:    using the built-in development API key/secret. They are public;');

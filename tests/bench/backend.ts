@@ -6,7 +6,7 @@ export const API_KEY = 'bench-key';
 export const API_SECRET = 'bench-secret-that-is-long-enough-for-hs256';
 
 /**
- * The limits a benchmark turns off, explicitly (README "Limits"): its senders post far more
+ * The limits a benchmark turns off, explicitly (docs/server.md "Limits"): its senders post far more
  * than 60 a minute as one user, its raw sockets never send the SDK's pings, and a page may
  * be loaded by one user many times over. Body sizes and unsent data stay bounded as always.
  */
