@@ -2,7 +2,6 @@
 // and stop-watching. Querying a channel that does not exist creates it, with the querying user
 // as its owner and `data.members` as members; without an id the channel is the distinct channel
 // of its member set, found again by a deterministic id.
-import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { QueryChannelAPIResponse, QueryChannelsAPIResponse } from 'stream-chat';
 import { actorFor, requireUser, type Actor } from '../auth/actor';
@@ -12,23 +11,14 @@ import { channelState } from '../present/channel-state';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
-import { boundedInt, idList, namedUserId, objectField, optionalString, withoutKeys, type JsonObject } from '../http/input';
+import { boundedInt, idList, namedUserId, objectField, optionalString, type JsonObject } from '../http/input';
 import { Presenter } from '../present/presenter';
-import { announceChannelCreated } from '../realtime/channel-events';
 import { subscribePresence } from '../realtime/presence';
 import { startWatching, stopWatching } from '../realtime/watching';
 import type { ChannelRow } from '../store/channels';
 import { CONFIG_OVERRIDES, overridesCheck } from '../features/channels/config-overrides';
+import { createChannel, distinctChannelId, isChannelId } from '../features/channels/create-channel';
 import { channelQueryOptions, queryChannelsOptions, watchingConnection } from './query-options';
-
-const CHANNEL_ID = /^[A-Za-z0-9_!-]{1,64}$/;
-
-/** Keys of `data` that are not the channel's own custom fields. */
-export const RESERVED_DATA = new Set([
-  'id', 'type', 'cid', 'name', 'members', 'created_by', 'created_by_id', 'created_at', 'updated_at',
-  'deleted_at', 'last_message_at', 'member_count', 'message_count', 'config', 'own_capabilities',
-  'frozen', 'disabled', 'hidden', 'truncated_at', 'team', 'filter_tags', 'blocked',
-]);
 
 export function channelRoutes(ctx: ServerContext) {
   const routes = new Hono<AppEnv>();
@@ -68,8 +58,8 @@ export function channelRoutes(ctx: ServerContext) {
     const data = objectField(body.data, 'data');
     const actor = actorFor(ctx.store, c.get('subject'), creatorId(body, data));
     const memberIds = idList(data.members, 'data.members');
-    const channelId = id ?? distinctChannelId(actor, memberIds);
-    if (!CHANNEL_ID.test(channelId)) {
+    const channelId = id ?? distinctChannelId(actor.id, memberIds);
+    if (!isChannelId(channelId)) {
       throw ApiError.input('a channel id may only contain letters, numbers and "!-_", at most 64 characters');
     }
     const row = existingOrCreated(ctx, type, channelId, actor, data, memberIds);
@@ -108,20 +98,6 @@ function creatorId(body: JsonObject, data: JsonObject): string | undefined {
 }
 
 /**
- * The id of the distinct channel of a member set (creator included): the same members always
- * give the same id, so the channel is found again instead of duplicated.
- */
-export function distinctChannelId(actor: Actor, memberIds: string[]): string {
-  const members = new Set(memberIds);
-  if (actor.id !== null) members.add(actor.id);
-  if (members.size === 0) {
-    throw ApiError.input('When creating a channel without an id you must specify its members');
-  }
-  const hash = createHash('sha256').update([...members].sort().join(',')).digest('hex');
-  return `!members-${hash.slice(0, 40)}`;
-}
-
-/**
  * The channel, created if missing. One soft-deleted is created anew, as if it never existed:
  * its old rows go first, and the caller, members and data of this request make the new one.
  */
@@ -142,32 +118,14 @@ function existingOrCreated(
     if (!check) throw ApiError.notAllowed('config_overrides (channel-level settings) can only be set server-side');
     check(data[CONFIG_OVERRIDES]);
   }
-  if (found) ctx.store.channelAdmin.hardDelete(found.cid);
-  const { store } = ctx;
-  const others = [...new Set(memberIds)].filter((memberId) => memberId !== creator.id);
-  const known = store.users.getMany(others);
-  const unknown = others.filter((memberId) => !known.has(memberId));
-  if (unknown.length) {
-    throw ApiError.input(
-      `The following users are involved in channel create operation, but don't exist: [${unknown.join(', ')}]`,
-    );
-  }
-  const cid = `${type.config.name}:${id}`;
-  const now = new Date().toISOString();
-  const row = store.transaction(() => {
-    store.channels.create({
-      type: type.config.name,
-      id,
-      name: optionalString(data.name, 'data.name') ?? null,
-      custom: withoutKeys(data, RESERVED_DATA),
-      createdById: creator.id,
-      now,
-    });
-    store.channels.addMembers(cid, [creator.id], 'owner', now);
-    store.channels.addMembers(cid, others, 'member', now);
-    store.reads.start(cid, [creator.id, ...others], now);
-    return store.channels.get(cid) as ChannelRow;
+  // The creator is listed first: they start reading before the members they named.
+  return createChannel(ctx, {
+    type: type.config.name,
+    id,
+    creatorId: creator.id,
+    creatorJoins: true,
+    memberIds: [creator.id, ...memberIds],
+    data,
+    announce: true,
   });
-  announceChannelCreated(ctx, row, others, creator.id, now);
-  return row;
 }

@@ -7,7 +7,8 @@ import type { AppEnv, ServerContext } from '../http/context';
 import { elapsed, readPayload, requireAuth, sendJson } from '../http/request';
 import { boundedInt, idList, optionalString, requiredString } from '../http/input';
 import { Presenter } from '../present/presenter';
-import { distinctChannelId, existingChannel } from './channels';
+import { distinctChannelId } from '../features/channels/create-channel';
+import { existingChannel } from './channels';
 
 export function memberRoutes(ctx: ServerContext) {
   const routes = new Hono<AppEnv>();
@@ -16,7 +17,7 @@ export function memberRoutes(ctx: ServerContext) {
     const payload = readPayload(c);
     const actor = actorFor(ctx.store, c.get('subject'));
     const type = requiredString(payload.type, 'type');
-    const id = optionalString(payload.id, 'id') ?? distinctChannelId(actor, idList(payload.members, 'members'));
+    const id = optionalString(payload.id, 'id') ?? distinctChannelId(actor.id, idList(payload.members, 'members'));
     const row = existingChannel(ctx, type, id);
     assertCanRead(row, actor, accessTo(ctx, row, actor));
     const rows = ctx.store.channels.queryMembers({

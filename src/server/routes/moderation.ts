@@ -15,6 +15,7 @@ import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
 import { boundedInt, namedUserId, optionalString, requiredString, type JsonObject } from '../http/input';
 import { messageInReach } from '../auth/message-access';
 import { notifyMessageFlagged, notifyUserFlagged } from '../features/moderation/flag-events';
+import { assertMayMuteUsers, muteUsers, unmuteUsers } from '../features/moderation/user-mutes';
 import { activeMutes, presentChannelMute, presentMute } from '../present/own-user';
 import { Presenter } from '../present/presenter';
 import { scheduleMuteExpiry } from '../realtime/expiry';
@@ -34,6 +35,16 @@ function targetIds(body: JsonObject): string[] {
   return [...new Set(body.target_ids.map((id, i) => requiredString(id, `target_ids[${i}]`)))];
 }
 
+/** The users a mute is about: neither the muter nor anyone unknown. */
+function targetsToMute(ctx: ServerContext, body: JsonObject, muterId: string): string[] {
+  const targets = targetIds(body);
+  for (const targetId of targets) {
+    if (targetId === muterId) throw ApiError.input('a user cannot mute themselves');
+    if (!ctx.store.users.get(targetId)) throw ApiError.input(`user ${targetId} does not exist`);
+  }
+  return targets;
+}
+
 export function moderationRoutes(ctx: ServerContext) {
   const routes = new Hono<AppEnv>();
   const auth = requireAuth(ctx);
@@ -43,18 +54,10 @@ export function moderationRoutes(ctx: ServerContext) {
   routes.post('/moderation/mute', auth, async (c) => {
     const body = await readJson(c);
     const actor = userOf(c, body, 'mute users');
-    assertAppPermission(actor, appSettings(ctx), 'mute-user');
-    const targets = targetIds(body);
-    for (const targetId of targets) {
-      if (targetId === actor.id) throw ApiError.input('a user cannot mute themselves');
-      if (!ctx.store.users.get(targetId)) throw ApiError.input(`user ${targetId} does not exist`);
-    }
+    assertMayMuteUsers(ctx, actor);
+    const targets = targetsToMute(ctx, body, actor.id);
     const minutes = boundedInt(body.timeout, 'timeout', { fallback: 0, min: 0, max: MAX_MUTE_MINUTES });
-    const now = new Date();
-    const expires = minutes ? new Date(now.getTime() + minutes * 60_000).toISOString() : null;
-    const rows = ctx.store.transaction(() => targets.map((targetId) => ctx.store.mutes.muteUser(actor.id, targetId, expires, now.toISOString())));
-    scheduleMuteExpiry(ctx);
-    notifyMutesUpdated(ctx, actor.id, 'user');
+    const rows = muteUsers(ctx, actor.id, targets, minutes);
     const presenter = new Presenter(ctx);
     // One target (`target_id`): that mute and every mute in force; a list (`target_ids`): a mute for each.
     const response: MuteUserResponse = {
@@ -68,10 +71,7 @@ export function moderationRoutes(ctx: ServerContext) {
   routes.post('/moderation/unmute', auth, async (c) => {
     const body = await readJson(c);
     const actor = userOf(c, body, 'unmute users');
-    const targets = targetIds(body);
-    ctx.store.transaction(() => targets.forEach((targetId) => ctx.store.mutes.unmuteUser(actor.id, targetId)));
-    scheduleMuteExpiry(ctx);
-    notifyMutesUpdated(ctx, actor.id, 'user');
+    unmuteUsers(ctx, actor.id, targetIds(body));
     return sendJson({ duration: elapsed(c) } satisfies APIResponse);
   });
 

@@ -7,20 +7,14 @@
 // campaigns act with the app's authority).
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
-import { withoutKeys } from '../../http/input';
-import { announceChannelCreated } from '../../realtime/channel-events';
 import { notifyMembersAdded } from '../../realtime/member-events';
 // The distinct id must be the one a client's query computes, so it is that very function; the
 // template's custom data is read as a client's `data` is.
-import { distinctChannelId, RESERVED_DATA } from '../../routes/channels';
+import { createChannel, distinctChannelId, isChannelId } from '../channels/create-channel';
 import type { ChannelRow } from '../../store/channels';
 import type { UserRow } from '../../store/users';
 import type { CampaignSettings } from './campaign-input';
 import { campaignTemplate, type Render, type TemplateContext } from './campaign-template';
-
-/** What channels.ts accepts as a channel id. */
-const CHANNEL_ID = /^[A-Za-z0-9_!-]{1,64}$/;
-const NOBODY = { id: null, role: 'admin', server: true, anonymous: false };
 
 export type ChannelPlan = { row: ChannelRow; created: boolean };
 
@@ -57,8 +51,8 @@ export function channelForReceiver(
   }
   const senderIn = settings.sender_mode !== 'exclude';
   const memberIds = [...new Set([receiver.id, ...(senderIn ? [sender.id] : []), ...(settings.channel_template?.members ?? []), ...roles.keys()])];
-  const id = templates.id ? templates.id(context).trim() : distinctChannelId(NOBODY, memberIds);
-  if (!CHANNEL_ID.test(id)) throw ApiError.input(`the channel id "${id}" is not one a channel can have`);
+  const id = templates.id ? templates.id(context).trim() : distinctChannelId(null, memberIds);
+  if (!isChannelId(id)) throw ApiError.input(`the channel id "${id}" is not one a channel can have`);
   const unknown = memberIds.filter((userId) => !store.users.get(userId));
   if (unknown.length) throw ApiError.input(`channel members ${unknown.join(', ')} do not exist`);
 
@@ -68,9 +62,20 @@ export function channelForReceiver(
     return { row: store.channels.get(found.cid) ?? found, created: false };
   }
   if (!settings.create_channels) return undefined;
-  // A deleted channel is made anew, as a client's create would.
-  if (found) store.channelAdmin.hardDelete(found.cid);
-  return { row: createChannel(ctx, settings, type, id, sender, senderIn, memberIds, roles), created: true };
+  const custom = settings.channel_template?.custom ?? {};
+  const row = createChannel(ctx, {
+    type,
+    id,
+    creatorId: sender.id,
+    creatorJoins: senderIn,
+    memberIds,
+    channelRoles: roles,
+    // The template's custom data is not checked: a name that is not a string names nothing.
+    data: typeof custom.name === 'string' ? custom : { ...custom, name: null },
+    announce: true,
+  });
+  // A deleted channel was made anew, as a client's create would.
+  return { row, created: true };
 }
 
 /** `sender_mode: include` on a channel target makes the sender a member of it. */
@@ -89,35 +94,4 @@ function addMissingMembers(ctx: ServerContext, row: ChannelRow, memberIds: strin
   if (!added.length) return;
   const channel = store.channels.get(row.cid) ?? row;
   notifyMembersAdded(ctx, channel, added.flatMap((userId) => store.channels.member(row.cid, userId) ?? []));
-}
-
-function createChannel(
-  ctx: ServerContext,
-  settings: CampaignSettings,
-  type: string,
-  id: string,
-  sender: UserRow,
-  senderIn: boolean,
-  memberIds: string[],
-  roles: Map<string, string>,
-): ChannelRow {
-  const { store } = ctx;
-  const cid = `${type}:${id}`;
-  const now = new Date().toISOString();
-  const others = memberIds.filter((userId) => userId !== sender.id);
-  const row = store.transaction(() => {
-    const data = settings.channel_template?.custom ?? {};
-    const name = typeof data.name === 'string' ? data.name : null;
-    store.channels.create({ type, id, name, custom: withoutKeys(data, RESERVED_DATA), createdById: sender.id, now });
-    if (senderIn) store.channels.addMembers(cid, [sender.id], 'owner', now);
-    store.channels.addMembers(cid, others, 'member', now);
-    for (const [userId, channelRole] of roles) {
-      if (userId === sender.id && senderIn) continue;
-      store.channelAdmin.setRole(cid, userId, channelRole === 'channel_moderator' ? 'moderator' : 'member', channelRole, now);
-    }
-    store.reads.start(cid, memberIds, now);
-    return store.channels.get(cid) as ChannelRow;
-  });
-  announceChannelCreated(ctx, row, others, sender.id, now);
-  return row;
 }

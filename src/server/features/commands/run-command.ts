@@ -1,6 +1,7 @@
 // Running slash commands on send. A message whose text starts with `/name` (the SDK's
 // command-injection middleware writes it so) or that carries `command` runs that command:
-// - `/mute @user`, `/unmute @user`: the sender's own mute list (notification.mutes_updated);
+// - `/mute @user`, `/unmute @user`: the sender's own mute list, as `/moderation/mute` keeps it
+//   (features/moderation/user-mutes.ts);
 // - `/ban @user [reason]`, `/unban @user`: channel bans, as `/moderation/ban` makes them
 //   (features/moderation/bans.ts);
 // - `/giphy cats`: with a Giphy API configured, the preview of a GIF only the sender sees, with
@@ -15,13 +16,11 @@ import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { idList, type JsonObject } from '../../http/input';
 import { Presenter } from '../../present/presenter';
-import { notifyMutesUpdated } from '../../realtime/user-notifications';
 import type { ChannelRow } from '../../store/channels';
 import type { UserRow } from '../../store/users';
-import { senderReply } from '../composer/sender-reply';
+import { senderReply } from '../messages/sender-reply';
 import { banUser, mayBan, unbanUser } from '../moderation/bans';
-import { allowedInApp } from '../../auth/policy';
-import { appSettings } from '../app/settings';
+import { mayMuteUsers, muteUsers, unmuteUsers } from '../moderation/user-mutes';
 import { channelSettings } from '../../auth/channel-access';
 import { typeCommands } from '../../auth/channel-types';
 import { BUILTIN_NAMES, channelCommands } from './command-list';
@@ -57,17 +56,14 @@ export function runCommand(ctx: ServerContext, channel: ChannelRow, actor: UserA
   if (!target) return reply('error', `/${name} needs a user: /${name} @user`);
   if (target.id === actor.id) return reply('error', `You cannot ${name} yourself.`);
   const targetName = target.name ?? target.id;
-  const now = new Date().toISOString();
 
   switch (name) {
     case 'mute':
-      if (!allowedInApp(actor, appSettings(ctx), 'mute-user')) return reply('error', 'You are not allowed to mute users.');
-      ctx.store.mutes.muteUser(actor.id, target.id, null, now);
-      notifyMutesUpdated(ctx, actor.id, 'user');
+      if (!mayMuteUsers(ctx, actor)) return reply('error', 'You are not allowed to mute users.');
+      muteUsers(ctx, actor.id, [target.id], 0);
       return reply('ephemeral', `${targetName} has been muted.`);
     case 'unmute':
-      ctx.store.mutes.unmuteUser(actor.id, target.id);
-      notifyMutesUpdated(ctx, actor.id, 'user');
+      unmuteUsers(ctx, actor.id, [target.id]);
       return reply('ephemeral', `${targetName} has been unmuted.`);
     case 'ban':
     case 'unban': {

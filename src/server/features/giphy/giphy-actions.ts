@@ -14,7 +14,7 @@ import { isObject, type JsonObject } from '../../http/input';
 import { Presenter } from '../../present/presenter';
 import { envelope } from '../../realtime/notify';
 import { sendMessage } from '../messages/send-message';
-import { assertMaySend } from '../composer/may-send';
+import { assertMaySend } from '../messages/may-send';
 import { dropPreview, getPreview, giphyAttachment, keepPreview, previewMessage } from './giphy-previews';
 import { searchGif } from './giphy-service';
 

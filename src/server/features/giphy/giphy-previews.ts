@@ -8,12 +8,12 @@
 // that the message does not exist).
 import type { Action, Attachment, MessageResponse } from 'stream-chat';
 import type { UserActor } from '../../auth/actor';
-import { assertMaySend } from '../composer/may-send';
+import { assertMaySend } from '../messages/may-send';
 import type { ServerContext } from '../../http/context';
 import type { JsonObject } from '../../http/input';
 import type { Presenter } from '../../present/presenter';
 import type { ChannelRow } from '../../store/channels';
-import { senderReply } from '../composer/sender-reply';
+import { senderReply } from '../messages/sender-reply';
 import { searchGif, type Gif } from './giphy-service';
 
 export type GiphyPreview = {

@@ -15,6 +15,7 @@
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { isObject, withoutKeys, type JsonObject } from '../../http/input';
+import { createChannel } from '../channels/create-channel';
 import { startTask } from '../tasks/run-task';
 import { userPatch, validUserId } from '../users/user-fields';
 import { importItems, type ImportLine } from './import-file';
@@ -186,15 +187,25 @@ function apply(ctx: ServerContext, line: ImportLine, mode: ImportMode): boolean 
       if (!store.channelTypes.get(type)) throw bad(line, `channel type ${type} does not exist`);
       const creator = (text(line, 'created_by', false) ?? text(line, 'created_by_id')) as string;
       requireUser(creator);
-      const name = typeof item.name === 'string' ? item.name : null;
-      const custom = withoutKeys(item as JsonObject, CHANNEL_FIELDS);
       const existing = store.channels.get(`${type}:${id}`);
       if (existing) {
         if (mode === 'insert') return false;
-        store.imports.updateChannel(existing.cid, name, custom, now);
+        const name = typeof item.name === 'string' ? item.name : null;
+        store.imports.updateChannel(existing.cid, name, withoutKeys(item as JsonObject, CHANNEL_FIELDS), now);
         return true;
       }
-      store.channels.create({ type, id, name, custom, createdById: creator, now: date(line, 'created_at') ?? now });
+      // Members come as items of their own, and nobody is told (see above).
+      createChannel(ctx, {
+        type,
+        id,
+        creatorId: creator,
+        creatorJoins: false,
+        memberIds: [],
+        data: item as JsonObject,
+        notCustom: CHANNEL_FIELDS,
+        now: date(line, 'created_at') ?? now,
+        announce: false,
+      });
       return true;
     }
     case 'member': {

@@ -8,7 +8,7 @@ import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { idList, optionalBoolean, optionalString, withoutKeys, type JsonObject } from '../../http/input';
 import { blocklistVerdict, BLOCKED_TEXT } from '../moderation/blocklist-check';
-import { NOT_CUSTOM } from './send-message';
+import { NOT_CUSTOM } from './message-fields';
 import type { ChannelRow } from '../../store/channels';
 import type { MessageFields } from '../../store/message-edits';
 import type { MessageRow } from '../../store/messages';

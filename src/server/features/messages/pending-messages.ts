@@ -16,7 +16,8 @@ import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { isObject, optionalBoolean, type JsonObject } from '../../http/input';
 import type { Presenter } from '../../present/presenter';
-import { countMessage, deliverMessage } from './send-message';
+import { deliverMessage } from './deliver-message';
+import { countMessage } from './store-message';
 
 /** Pending messages listed in a channel query, as the provider lists them: the newest 100. */
 export const PENDING_LISTED = 100;

@@ -14,7 +14,7 @@ import type { JsonObject } from '../../http/input';
 import type { Presenter } from '../../present/presenter';
 import type { ChannelRow } from '../../store/channels';
 import type { Store } from '../../store/store';
-import { senderReply } from '../composer/sender-reply';
+import { senderReply } from '../messages/sender-reply';
 
 export type BlocklistBehavior = 'block' | 'flag' | 'shadow_block';
 export type BlocklistVerdict = { blocklist: string; behavior: BlocklistBehavior; word: string };
