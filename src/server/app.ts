@@ -5,7 +5,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { DEFAULT_LIMITS, type BodyLimits } from './limits';
 import type { AppEnv, ServerContext } from './http/context';
 import { ApiError, errorBody, toApiError } from './http/errors';
-import { elapsed, sendJson } from './http/request';
+import { elapsed, sendJson } from './routes/request';
 import { setAnswerHeaders } from './http/node-exchange';
 import { appSettingsRoutes } from './routes/app-settings';
 import { channelRoutes } from './routes/channels';

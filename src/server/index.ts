@@ -8,7 +8,7 @@ import { DEFAULT_WEBHOOK_OPTIONS, startWebhookDelivery, type WebhookOptions } fr
 import { startPushDelivery } from './features/push/push-delivery';
 import { DEFAULT_PUSH_OPTIONS, type PushOptions } from './features/push/push-options';
 import { createApp } from './app';
-import { ChangeFeed } from './realtime/change-feed';
+import { ChangeFeed } from './infra/change-feed';
 import { RateLimitCounters } from './http/rate-limit-counters';
 import type { ServerContext } from './http/context';
 import { RealtimeHub } from './realtime/hub';
@@ -18,11 +18,11 @@ import { DEFAULT_TRANSLATOR, type TranslatorSettings } from './features/translat
 import { DEFAULT_GIPHY, type GiphySettings } from './features/giphy/giphy-service';
 import { attachWebSocket } from './realtime/handshake';
 import { connectUser } from './features/users/connect-user';
-import { scheduleAllExpiries } from './realtime/expiry';
+import { scheduleAllExpiries } from './events/expiry';
 import { resumeCampaigns } from './features/campaigns/campaign-schedule';
 import { seedDemoData } from './store/seed';
 import { openStore } from './store/store';
-import { Timers } from './realtime/timers';
+import { Timers } from './infra/timers';
 import { uploadConfig, uploadsFolder } from './features/uploads/settings';
 import { resolveLimits, type Limits } from './limits';
 

@@ -9,7 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StreamChat } from 'stream-chat';
-import { importItems } from '../../src/server/features/imports/import-file';
+import { importItems } from '../../src/server/features/import-export/import-file';
 import { createImportStore } from '../../src/server/store/imports';
 import { openStore } from '../../src/server/store/store';
 import { startHarness, type Harness } from './helpers';

@@ -5,7 +5,7 @@
 // revocation date is set they are refused too. A missing user is created by their first valid
 // token, unless the id was hard-deleted: then only a token issued after the removal may.
 import { authenticate, type Credentials, type Subject } from './tokens';
-import { appSettings } from '../features/app/settings';
+import { appSettings } from '../infra/app-settings';
 import type { ServerContext } from '../http/context';
 import { ApiError, ErrorCode } from '../http/errors';
 import type { Store } from '../store/store';

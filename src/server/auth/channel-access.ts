@@ -3,8 +3,8 @@
 import type { Actor } from './actor';
 import type { ChannelTypeSettings } from './channel-types';
 import { allowedInChannel, channelCapabilities, hasCapability, notAllowed, type ChannelScope } from './policy';
-import { appSettings } from '../features/app/settings';
-import { withOverrides } from '../features/channels/config-overrides';
+import { appSettings } from '../infra/app-settings';
+import { withOverrides } from './channel-config';
 import type { ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import type { ChannelRow, MemberRow } from '../store/channels';

@@ -7,11 +7,11 @@ import type { TranslatorSettings } from '../features/translation/translator';
 import type { GiphySettings } from '../features/giphy/giphy-service';
 import type { Subject } from '../auth/tokens';
 import type { BodyLimits } from '../limits';
-import type { ChangeFeed } from '../realtime/change-feed';
+import type { ChangeFeed } from '../infra/change-feed';
 import type { RateLimitCounters, RateLimitInfo } from './rate-limit-counters';
 import type { RealtimeHub } from '../realtime/hub';
 import type { Store } from '../store/store';
-import type { Timers } from '../realtime/timers';
+import type { Timers } from '../infra/timers';
 
 export type ServerConfig = {
   apiKey: string;
@@ -56,11 +56,11 @@ export type ServerContext = {
   config: ServerConfig;
   store: Store;
   hub: RealtimeHub;
-  /** Pin and mute expiry, due reminders (realtime/expiry.ts); all stopped by close(). */
+  /** Pin and mute expiry, due reminders (events/expiry.ts); all stopped by close(). */
   timers: Timers;
-  /** Every change as one event: webhooks, the sync log and push subscribe; see realtime/change-feed.ts. */
+  /** Every change as one event: webhooks, the sync log and push subscribe; see infra/change-feed.ts. */
   changes: ChangeFeed;
-  /** Background tasks still running (features/tasks), awaited by close(). */
+  /** Background tasks still running (infra/run-task.ts), awaited by close(). */
   tasks: Set<Promise<void>>;
   /** Per-endpoint request counters behind the X-RateLimit headers and `GET /rate_limits`. */
   rateLimits: RateLimitCounters;

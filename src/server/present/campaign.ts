@@ -3,10 +3,9 @@
 // `progress` is the percentage of the targets taken at start that have been sent to or skipped;
 // `stats_users_read` counts receivers who have read the channel since the message reached it.
 import type { CampaignResponse, CampaignStats, UserResponse } from 'stream-chat';
-import { settingsOf } from '../features/campaigns/campaign-input';
+import { settingsOf, type CampaignRow } from '../store/campaigns';
 import type { ServerContext } from '../http/context';
 import { cursors, type Page } from '../http/paging';
-import type { CampaignRow } from '../store/campaigns';
 import { Presenter } from './presenter';
 import { presentSegment, type SegmentShown } from './segment';
 

@@ -8,7 +8,7 @@ import { presentChannel } from './channel';
 import type { Actor } from '../auth/actor';
 import type { ServerContext } from '../http/context';
 import { presentDraft } from './draft';
-import { pendingMessagesOf } from '../features/messages/pending-messages';
+import { pendingMessagesOf } from './pending-messages';
 import type { Presenter } from './presenter';
 import type { ChannelRow } from '../store/channels';
 import type { PageOptions } from '../store/messages';

@@ -2,7 +2,7 @@
 // own votes, for every message with a poll_id) and `shared_location`. Loaded for a whole page
 // of messages at once.
 import type { MessageResponseBase } from 'stream-chat';
-import { presentLocation } from '../features/locations/shared-location';
+import { presentLocation } from './location';
 import { pollsOf } from './poll';
 import type { UserPresenter } from './users';
 import type { MessageRow } from '../store/messages';

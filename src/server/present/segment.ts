@@ -3,7 +3,7 @@
 // `task_id` and `deleted_at` are not given: segments are deleted outright, and a filter is read
 // when a campaign starts rather than built by a task beforehand.
 import type { SegmentResponse } from 'stream-chat';
-import { segmentSize } from '../features/campaigns/segment-targets';
+import { segmentSize } from '../store/segment-targets';
 import type { ServerContext } from '../http/context';
 import type { SegmentRow } from '../store/segments';
 

@@ -3,7 +3,7 @@
 // helpers that only need users (reactions, polls, mutes, channels) depend on this class, not on
 // the full Presenter, so the presenters import no one in a circle.
 import type { CommandResponse, UserResponse } from 'stream-chat';
-import { channelCommands } from '../features/commands/command-list';
+import { channelCommands } from './commands';
 import type { ServerContext } from '../http/context';
 import type { BanRow } from '../store/bans';
 import type { UserRow } from '../store/users';

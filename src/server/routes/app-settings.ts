@@ -4,10 +4,10 @@
 import { Hono } from 'hono';
 import type { AppSettingsAPIResponse } from 'stream-chat';
 import { typeCommands } from '../auth/channel-types';
-import { channelCommands } from '../features/commands/command-list';
-import { appSettings } from '../features/app/settings';
+import { channelCommands } from '../present/commands';
+import { appSettings } from '../infra/app-settings';
 import type { AppEnv, ServerContext } from '../http/context';
-import { elapsed, requireAuth, sendJson } from '../http/request';
+import { elapsed, requireAuth, sendJson } from './request';
 
 export function appSettingsRoutes(ctx: ServerContext) {
   const routes = new Hono<AppEnv>();

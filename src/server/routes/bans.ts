@@ -10,7 +10,7 @@ import { assertMayBan, banUser, unbanUser } from '../features/moderation/bans';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import { boundedInt, isObject, namedUserId, optionalBoolean, optionalString, requiredString, type JsonObject } from '../http/input';
-import { elapsed, readJson, readPayload, requireAuth, sendJson } from '../http/request';
+import { elapsed, readJson, readPayload, requireAuth, sendJson } from './request';
 import { presentChannel } from '../present/channel';
 import { Presenter } from '../present/presenter';
 import type { BanRow } from '../store/bans';

@@ -20,14 +20,14 @@ import { overridesCheck } from '../features/channels/config-overrides';
 import { assertMayDelete, deleteChannel, hideChannel, showChannel, truncateChannel } from '../features/channels/channel-lifecycle';
 import { updateChannel } from '../features/channels/update-channel';
 import { batchWork, planBatch } from '../features/channels/batch-update';
-import { startTask } from '../features/tasks/run-task';
+import { startTask } from '../infra/run-task';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import { idList, namedUserId, objectField, optionalBoolean, queryFlag } from '../http/input';
-import { elapsed, readJson, requireAuth, requireServerSide, sendJson } from '../http/request';
+import { elapsed, readJson, requireAuth, requireServerSide, sendJson } from './request';
 import { presentChannel } from '../present/channel';
 import { Presenter } from '../present/presenter';
-import { notifyChannelUpdated } from '../realtime/channel-events';
+import { notifyChannelUpdated } from '../events/channel-events';
 import type { ChannelRow } from '../store/channels';
 import { existingChannel } from './channels';
 

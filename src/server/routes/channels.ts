@@ -10,13 +10,14 @@ import { accessTo, assertCanRead, assertMayCreateChannel, channelType, openTypes
 import { channelState } from '../present/channel-state';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
-import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
+import { elapsed, readJson, requireAuth, sendJson } from './request';
 import { boundedInt, idList, namedUserId, objectField, optionalString, type JsonObject } from '../http/input';
 import { Presenter } from '../present/presenter';
 import { subscribePresence } from '../realtime/presence';
 import { startWatching, stopWatching } from '../realtime/watching';
 import type { ChannelRow } from '../store/channels';
-import { CONFIG_OVERRIDES, overridesCheck } from '../features/channels/config-overrides';
+import { CONFIG_OVERRIDES } from '../auth/channel-config';
+import { overridesCheck } from '../features/channels/config-overrides';
 import { createChannel, distinctChannelId, isChannelId } from '../features/channels/create-channel';
 import { channelQueryOptions, queryChannelsOptions, watchingConnection } from './query-options';
 

@@ -1,7 +1,7 @@
 // Custom slash commands: `GET/POST /commands`, `GET/PUT/DELETE /commands/{name}` (stream-chat
 // client.listCommands, createCommand, getCommand, updateCommand, deleteCommand). Changing them
 // is an app setting, so it takes a server-side call or an admin; anyone signed in may list them.
-// Channels offer them in `config.commands` at once (commands/command-list.ts).
+// Channels offer them in `config.commands` at once (present/commands.ts).
 import { Hono } from 'hono';
 import type {
   CreateCommandResponse,
@@ -12,10 +12,10 @@ import type {
 } from 'stream-chat';
 import { actorFor } from '../auth/actor';
 import { BUILTIN_COMMANDS } from '../auth/channel-types';
-import { BUILTIN_NAMES, presentCommand } from '../features/commands/command-list';
+import { BUILTIN_NAMES, presentCommand } from '../present/commands';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
-import { elapsed, readJson, requireAuth, requireServerSide, sendJson } from '../http/request';
+import { elapsed, readJson, requireAuth, requireServerSide, sendJson } from './request';
 import { optionalString, requiredString, type JsonObject } from '../http/input';
 
 const COMMAND_NAME = /^[A-Za-z0-9_-]{1,64}$/;

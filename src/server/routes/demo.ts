@@ -16,7 +16,7 @@ import { createUserToken } from '../auth/tokens';
 import type { AppEnv, ServerContext } from '../http/context';
 import { requestHeader } from '../http/node-exchange';
 import { ApiError } from '../http/errors';
-import { sendJson } from '../http/request';
+import { sendJson } from './request';
 import { DEMO_AGENT, DEMO_USERS } from '../store/seed';
 
 const TOKEN_LIFETIME_SECONDS = 60 * 60;

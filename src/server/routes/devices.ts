@@ -7,7 +7,7 @@ import { deviceId, registerDevice, subjectUser } from '../features/push/devices'
 import { presentDevice } from '../present/push';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
-import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
+import { elapsed, readJson, requireAuth, sendJson } from './request';
 
 export function deviceRoutes(ctx: ServerContext) {
   const routes = new Hono<AppEnv>();

@@ -8,14 +8,14 @@ import { actorFor, requireUser, type UserActor } from '../auth/actor';
 import { accessTo, assertCanRead, assertCapability } from '../auth/channel-access';
 import { presentChannel } from '../present/channel';
 import type { AppEnv, ServerContext } from '../http/context';
-import { draftMessage } from '../features/drafts/draft-message';
+import { draftMessage } from '../features/messages/draft-message';
 import { presentDraft } from '../present/draft';
 import { ApiError } from '../http/errors';
-import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
+import { elapsed, readJson, requireAuth, sendJson } from './request';
 import { isObject, namedUserId, optionalString, withoutKeys } from '../http/input';
 import { cursors, pageOf } from '../http/paging';
 import { Presenter } from '../present/presenter';
-import { notifyDraft } from '../realtime/draft-events';
+import { notifyDraft } from '../events/draft-events';
 import type { ChannelRow } from '../store/channels';
 import { existingChannel } from './channels';
 

@@ -7,10 +7,10 @@ import { accessTo, assertCanRead, assertCapability, type ChannelAccess } from '.
 import { assertNotBanned } from '../features/moderation/bans';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
-import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
+import { elapsed, readJson, requireAuth, sendJson } from './request';
 import { isObject, namedUserId, optionalString, requiredString, withoutKeys } from '../http/input';
-import { notifyChannelEvent, notifyRead } from '../realtime/notify';
-import { markThreadRead } from '../realtime/thread-events';
+import { notifyChannelEvent, notifyRead } from '../events/notify';
+import { markThreadRead } from '../events/thread-events';
 import type { ChannelRow } from '../store/channels';
 import { existingChannel } from './channels';
 

@@ -3,7 +3,7 @@
 import { Hono } from 'hono';
 import type { APIResponse } from 'stream-chat';
 import type { AppEnv } from '../http/context';
-import { elapsed, sendJson } from '../http/request';
+import { elapsed, sendJson } from './request';
 
 export function healthRoutes() {
   const routes = new Hono<AppEnv>();

@@ -6,10 +6,11 @@ import type { ActiveLiveLocationsAPIResponse, APIResponse, SharedLiveLocationRes
 import { actorFor, requireUser } from '../auth/actor';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
-import { elapsed, readJson, readPayload, requireAuth, sendJson } from '../http/request';
+import { elapsed, readJson, readPayload, requireAuth, sendJson } from './request';
 import { namedUserId, optionalString, requiredString } from '../http/input';
-import { coordinate, date, presentLocation } from '../features/locations/shared-location';
-import { publishMessageEvent } from '../realtime/message-events';
+import { coordinate, date } from '../features/messages/shared-location';
+import { presentLocation } from '../present/location';
+import { publishMessageEvent } from '../events/message-events';
 
 export function locationRoutes(ctx: ServerContext) {
   const routes = new Hono<AppEnv>();

@@ -21,7 +21,7 @@ import { requestHeader } from '../http/node-exchange';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError, ErrorCode } from '../http/errors';
 import { platformFor, rateLimitedError } from '../http/rate-limits';
-import { elapsed, sendJson } from '../http/request';
+import { elapsed, sendJson } from './request';
 import { admitConnection } from '../realtime/admission';
 import { connectUser } from '../features/users/connect-user';
 import { connectedEvent } from '../realtime/handshake';

@@ -7,10 +7,10 @@ import type { PartialUpdateMemberAPIResponse } from 'stream-chat';
 import { actorFor, requireUser } from '../auth/actor';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
-import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
+import { elapsed, readJson, requireAuth, sendJson } from './request';
 import { objectField, optionalBoolean } from '../http/input';
 import { Presenter } from '../present/presenter';
-import { notifyMemberUpdated } from '../realtime/member-events';
+import { notifyMemberUpdated } from '../events/member-events';
 import { existingChannel } from './channels';
 
 const MEMBER_MARKS = new Set(['pinned', 'archived']);

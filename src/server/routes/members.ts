@@ -4,7 +4,7 @@ import type { ChannelMemberAPIResponse } from 'stream-chat';
 import { actorFor } from '../auth/actor';
 import { accessTo, assertCanRead } from '../auth/channel-access';
 import type { AppEnv, ServerContext } from '../http/context';
-import { elapsed, readPayload, requireAuth, sendJson } from '../http/request';
+import { elapsed, readPayload, requireAuth, sendJson } from './request';
 import { boundedInt, idList, optionalString, requiredString } from '../http/input';
 import { Presenter } from '../present/presenter';
 import { distinctChannelId } from '../features/channels/create-channel';

@@ -8,15 +8,15 @@ import { assertCapability } from '../auth/channel-access';
 import { assertNotBanned } from '../features/moderation/bans';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
-import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
+import { elapsed, readJson, requireAuth, sendJson } from './request';
 import { isObject, namedUserId, objectField, optionalString } from '../http/input';
 import { assertMayChange, assertNotDeleted, messageInReach, type MessageTarget } from '../auth/message-access';
 import { fullUpdate, partialUpdate, type PlannedChange } from '../features/messages/message-changes';
-import { publishMessageEvent } from '../realtime/message-events';
+import { publishMessageEvent } from '../events/message-events';
 import { deletePendingMessage } from '../features/messages/pending-messages';
 import { Presenter } from '../present/presenter';
 import type { MessageFields } from '../store/message-edits';
-import { schedulePinExpiry } from '../realtime/expiry';
+import { schedulePinExpiry } from '../events/expiry';
 
 export function messageEditRoutes(ctx: ServerContext) {
   const routes = new Hono<AppEnv>();

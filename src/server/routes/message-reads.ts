@@ -8,7 +8,7 @@ import { actorFor } from '../auth/actor';
 import { accessTo, assertCanRead, messageVisibility, visibleMessages } from '../auth/channel-access';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
-import { elapsed, requireAuth, sendJson } from '../http/request';
+import { elapsed, requireAuth, sendJson } from './request';
 import { isObject } from '../http/input';
 import { messageInReach } from '../auth/message-access';
 import { Presenter } from '../present/presenter';

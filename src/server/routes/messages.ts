@@ -10,7 +10,7 @@ import { pendingOption } from '../features/messages/pending-messages';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import { isObject, namedUserId, optionalBoolean } from '../http/input';
-import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
+import { elapsed, readJson, requireAuth, sendJson } from './request';
 import { existingChannel } from './channels';
 
 export function messageRoutes(ctx: ServerContext) {

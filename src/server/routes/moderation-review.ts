@@ -15,14 +15,14 @@ import type {
 } from 'stream-chat';
 import { actorFor, type Actor } from '../auth/actor';
 import { assertAppPermission } from '../auth/policy';
-import { appSettings } from '../features/app/settings';
+import { appSettings } from '../infra/app-settings';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import { boundedInt, idList, isObject, namedUserId, objectField, optionalString, requiredString, type JsonObject } from '../http/input';
-import { elapsed, readJson, readPayload, requireAuth, sendJson } from '../http/request';
+import { elapsed, readJson, readPayload, requireAuth, sendJson } from './request';
 import { FlagPresenter } from '../present/flags';
 import { Presenter } from '../present/presenter';
-import { envelope, notifyMessageNew } from '../realtime/notify';
+import { envelope, notifyMessageNew } from '../events/notify';
 import type { FlagQuery } from '../store/flags';
 
 export function moderationReviewRoutes(ctx: ServerContext) {

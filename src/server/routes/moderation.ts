@@ -8,18 +8,18 @@ import type { APIResponse, FlagMessageResponse, FlagUserResponse, MuteChannelAPI
 import { actorFor, requireUser, type UserActor } from '../auth/actor';
 import { accessTo, assertCanRead, assertCapability } from '../auth/channel-access';
 import { assertAppPermission } from '../auth/policy';
-import { appSettings } from '../features/app/settings';
+import { appSettings } from '../infra/app-settings';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
-import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
+import { elapsed, readJson, requireAuth, sendJson } from './request';
 import { boundedInt, namedUserId, optionalString, requiredString, type JsonObject } from '../http/input';
 import { messageInReach } from '../auth/message-access';
 import { notifyMessageFlagged, notifyUserFlagged } from '../features/moderation/flag-events';
 import { assertMayMuteUsers, muteUsers, unmuteUsers } from '../features/moderation/user-mutes';
 import { activeMutes, presentChannelMute, presentMute } from '../present/own-user';
 import { Presenter } from '../present/presenter';
-import { scheduleMuteExpiry } from '../realtime/expiry';
-import { notifyMutesUpdated } from '../realtime/user-notifications';
+import { scheduleMuteExpiry } from '../events/expiry';
+import { notifyMutesUpdated } from '../events/user-notifications';
 import type { FlagRow } from '../store/flags';
 
 const MAX_MUTE_MINUTES = 60 * 24 * 365 * 10;

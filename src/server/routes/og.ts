@@ -6,7 +6,7 @@ import type { APIResponse } from 'stream-chat';
 import { actorFor, requireUser } from '../auth/actor';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
-import { elapsed, requireAuth, sendJson } from '../http/request';
+import { elapsed, requireAuth, sendJson } from './request';
 import { checkedUrl, fetchPage } from '../features/og/fetch-page';
 import { hasContent, imagePreview, parsePreview, type LinkPreview } from '../features/og/parse-meta';
 

@@ -8,7 +8,7 @@ import { messageInReach } from '../auth/message-access';
 import { commitMessage } from '../features/messages/pending-messages';
 import type { AppEnv, ServerContext } from '../http/context';
 import { namedUserId } from '../http/input';
-import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
+import { elapsed, readJson, requireAuth, sendJson } from './request';
 
 export function pendingMessageRoutes(ctx: ServerContext) {
   const routes = new Hono<AppEnv>();

@@ -7,11 +7,11 @@ import type { APIResponse, CreatePollOptionAPIResponse, PollOptionResponse } fro
 import { actorFor, requireUser, type Actor } from '../auth/actor';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
-import { elapsed, readJson, readPayload, requireAuth, sendJson } from '../http/request';
+import { elapsed, readJson, readPayload, requireAuth, sendJson } from './request';
 import { namedUserId, requiredString, type JsonObject } from '../http/input';
 import { assertCanManage, assertCanSee, canManage, existingPoll, hasPollCapability } from '../features/polls/poll-access';
 import { assertUniqueTexts, MAX_OPTIONS, optionInput } from '../features/polls/poll-input';
-import { notifyPoll } from '../realtime/poll-events';
+import { notifyPoll } from '../events/poll-events';
 import type { PollOptionRow, PollRow } from '../store/polls';
 
 export function pollOptionRoutes(ctx: ServerContext) {

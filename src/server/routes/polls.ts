@@ -1,21 +1,21 @@
 // Polls: create (`POST /polls`, keeping the PollComposer's client-generated id), get, full update
 // (`PUT /polls`), partial update (`PATCH /polls/{id}`, where `is_closed` closes the poll),
 // delete and query (`POST /polls/query`). Changes to a sent poll are announced with poll.updated
-// / poll.closed / poll.deleted (realtime/poll-events.ts).
+// / poll.closed / poll.deleted (events/poll-events.ts).
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { APIResponse, CreatePollAPIResponse, QueryPollsResponse } from 'stream-chat';
 import { actorFor, requireUser, type Actor } from '../auth/actor';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
-import { elapsed, readJson, readPayload, requireAuth, sendJson } from '../http/request';
+import { elapsed, readJson, readPayload, requireAuth, sendJson } from './request';
 import { isObject, namedUserId, requiredString, type JsonObject } from '../http/input';
 import { cursors, pageOf } from '../http/paging';
 import { assertCanManage, assertCanSee, existingPoll, visiblePolls } from '../features/polls/poll-access';
 import { currentFields, DEFAULT_FIELDS, optionList, pollFields, pollId, type OptionInput } from '../features/polls/poll-input';
 import { pollView } from '../present/poll';
 import { Presenter } from '../present/presenter';
-import { notifyPoll } from '../realtime/poll-events';
+import { notifyPoll } from '../events/poll-events';
 import type { PollFields, PollRow } from '../store/polls';
 
 export function pollRoutes(ctx: ServerContext) {

@@ -9,7 +9,7 @@ import { CALL_LEVELS, CHAT_LEVELS } from '../features/push/push-preferences';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import { isObject, optionalBoolean, optionalString, type JsonObject } from '../http/input';
-import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
+import { elapsed, readJson, requireAuth, sendJson } from './request';
 import { presentChannelPushPreferences, presentPushPreferences } from '../present/push';
 import type { PushPreferencePatch } from '../store/push-preferences';
 

@@ -8,14 +8,14 @@ import { actorFor, requireUser } from '../auth/actor';
 import { assertCapability } from '../auth/channel-access';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
-import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
+import { elapsed, readJson, requireAuth, sendJson } from './request';
 import { boundedInt, isObject, namedUserId, optionalBoolean, withoutKeys } from '../http/input';
 import { assertNotDeleted, messageInReach } from '../auth/message-access';
 import { assertNotBanned } from '../features/moderation/bans';
 import { presentReaction } from '../present/message-extras';
 import { cursors, pageOf } from '../http/paging';
 import { Presenter } from '../present/presenter';
-import { publishMessageEvent } from '../realtime/message-events';
+import { publishMessageEvent } from '../events/message-events';
 
 /** The provider's limit on a reaction type's length. */
 const MAX_TYPE_LENGTH = 30;

@@ -2,20 +2,20 @@
 // (`POST/PATCH/DELETE /messages/{id}/reminders`, `remind_at` an ISO date or null for "save for
 // later") and list them (`POST /reminders/query` with filter, sort, limit, next). Each change is
 // sent to the owner's connections as reminder.created/updated/deleted; the due timer
-// (realtime/expiry.ts) sends notification.reminder_due. Error texts are the ones ReminderManager
+// (events/expiry.ts) sends notification.reminder_due. Error texts are the ones ReminderManager
 // matches ("already has reminder created for this message_id", "reminder does not exist").
 import { Hono, type Context } from 'hono';
 import type { APIResponse, QueryRemindersResponse, ReminderAPIResponse } from 'stream-chat';
 import { actorFor, requireUser, type UserActor } from '../auth/actor';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
-import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
+import { elapsed, readJson, requireAuth, sendJson } from './request';
 import { namedUserId, type JsonObject } from '../http/input';
 import { messageInReach } from '../auth/message-access';
 import { cursors, pageOf } from '../http/paging';
 import { Presenter } from '../present/presenter';
-import { scheduleReminders } from '../realtime/expiry';
-import { notifyReminder } from '../realtime/user-notifications';
+import { scheduleReminders } from '../events/expiry';
+import { notifyReminder } from '../events/user-notifications';
 import { presentReminder } from '../present/reminder';
 
 export function reminderRoutes(ctx: ServerContext) {

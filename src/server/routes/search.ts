@@ -10,7 +10,7 @@ import { accessTo, openTypesFor } from '../auth/channel-access';
 import { presentChannel } from '../present/channel';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
-import { elapsed, readPayload, requireAuth, sendJson } from '../http/request';
+import { elapsed, readPayload, requireAuth, sendJson } from './request';
 import { isObject } from '../http/input';
 import { Presenter } from '../present/presenter';
 import { messageCondition, searchOrder } from '../features/search/message-filter';

@@ -8,7 +8,7 @@ import { actorFor, requireUser, userActor } from '../auth/actor';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import { namedUserId, optionalBoolean, requiredString } from '../http/input';
-import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
+import { elapsed, readJson, requireAuth, sendJson } from './request';
 import { MAX_SYNC_CIDS, syncEvents } from '../features/sync/sync-events';
 import { startWatching } from '../realtime/watching';
 import { watchingConnection } from './query-options';

@@ -12,7 +12,7 @@ import { translate } from '../features/translation/translator';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import { namedUserId, optionalString } from '../http/input';
-import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
+import { elapsed, readJson, requireAuth, sendJson } from './request';
 
 export function translationRoutes(ctx: ServerContext) {
   const routes = new Hono<AppEnv>();

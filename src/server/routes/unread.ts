@@ -6,7 +6,7 @@ import type { APIResponse, GetUnreadCountAPIResponse } from 'stream-chat';
 import { subjectUser } from '../features/push/devices';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
-import { elapsed, readJson, requireAuth, requireServerSide, sendJson } from '../http/request';
+import { elapsed, readJson, requireAuth, requireServerSide, sendJson } from './request';
 
 const MAX_BATCH = 100;
 

@@ -2,17 +2,17 @@
 // (blockUser, unBlockUser, getBlockedUsers). Users block for themselves (permission block-user);
 // a server-side call names the blocker in `user_id`. The SDK keeps its blocked list from these
 // responses and from `me.blocked_user_ids`, so no event is raised. What a block does is enforced
-// where messages are read and delivered (store/visibility.ts, realtime/message-audience.ts) and
+// where messages are read and delivered (store/visibility.ts, events/message-audience.ts) and
 // where direct messages are sent.
 import { Hono, type Context } from 'hono';
 import type { APIResponse, BlockedUserDetails, BlockUserAPIResponse } from 'stream-chat';
 import { actorFor, requireUser, type UserActor } from '../auth/actor';
 import { assertAppPermission } from '../auth/policy';
-import { appSettings } from '../features/app/settings';
+import { appSettings } from '../infra/app-settings';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import { namedUserId, requiredString, type JsonObject } from '../http/input';
-import { elapsed, readJson, requireAuth, sendJson } from '../http/request';
+import { elapsed, readJson, requireAuth, sendJson } from './request';
 import { Presenter } from '../present/presenter';
 
 /** The provider's block list entry; the SDK's type adds a `duration` no entry carries. */

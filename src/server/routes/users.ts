@@ -8,14 +8,14 @@ import type { APIResponse, UpdateUsersAPIResponse, UserResponse, UsersAPIRespons
 import { actorFor, type Actor } from '../auth/actor';
 import { assertAppPermission } from '../auth/policy';
 import { createUserToken } from '../auth/tokens';
-import { appSettings } from '../features/app/settings';
+import { appSettings } from '../infra/app-settings';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
-import { elapsed, readJson, readPayload, requireAuth, sendJson } from '../http/request';
+import { elapsed, readJson, readPayload, requireAuth, sendJson } from './request';
 import { boundedInt, isObject, objectField, optionalBoolean } from '../http/input';
 import { Presenter } from '../present/presenter';
 import { subscribePresence } from '../realtime/presence';
-import { announceUserUpdated } from '../realtime/user-events';
+import { announceUserUpdated } from '../events/user-events';
 import type { UserRow } from '../store/users';
 import { watchingConnection } from './query-options';
 import { partialUserChange } from '../features/users/partial-update';

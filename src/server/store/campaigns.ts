@@ -2,7 +2,9 @@
 // has got. A campaign takes its targets once, when it first starts (campaign_targets, in order),
 // and marks each one sent or skipped as it goes, so a stopped or interrupted campaign resumes
 // where it was and its progress is a count. Sending is features/campaigns.
+import type { JsonObject } from '../http/input';
 import type { Db } from './db';
+import type { SegmentType } from './segments';
 import { filtersToSql, sortToSql, type FilterSchema } from './filters-to-sql';
 
 export type CampaignStatus = 'draft' | 'scheduled' | 'in_progress' | 'completed' | 'stopped';
@@ -41,6 +43,37 @@ export type CampaignTargetRow = {
   sent_at: string | null;
   reason: string | null;
 };
+
+export type MessageTemplate = { text: string; attachments?: JsonObject[]; custom?: JsonObject };
+export type MemberTemplate = { user_id: string; channel_role?: string };
+export type ChannelTemplate = {
+  type: string;
+  id?: string;
+  custom?: JsonObject;
+  members?: string[];
+  members_template?: MemberTemplate[];
+};
+
+/** A campaign's settings as stored (the campaigns table's `settings` column). */
+export type CampaignSettings = {
+  message_template: MessageTemplate;
+  segment_ids: string[];
+  user_ids: string[];
+  sender_mode: 'include' | 'exclude' | null;
+  sender_visibility: 'hidden' | 'archived' | null;
+  channel_template: ChannelTemplate | null;
+  create_channels: boolean;
+  show_channels: boolean;
+  skip_push: boolean;
+  skip_webhook: boolean;
+  /** What the targets are: user ids (user_ids, user segments) or cids (channel segments). */
+  target_type: SegmentType;
+};
+
+/** The stored settings of a campaign, decoded. */
+export function settingsOf(row: CampaignRow): CampaignSettings {
+  return JSON.parse(row.settings) as CampaignSettings;
+}
 
 export type CampaignFields = Pick<CampaignRow, 'id' | 'name' | 'description' | 'sender_id' | 'settings'>;
 /** The run's columns a start, a stop or the run itself changes; undefined keeps the stored value. */

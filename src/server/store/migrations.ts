@@ -602,7 +602,7 @@ export const migrations: Migration[] = [
     `);
   },
   // 10, imports: one row per import of a provider import file, its state and
-  // the history of its states (features/imports).
+  // the history of its states (features/import-export).
   (db) => {
     db.exec(`
       CREATE TABLE imports (

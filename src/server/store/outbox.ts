@@ -1,5 +1,5 @@
 // Deliveries waiting for a receiver: webhooks (`webhook_outbox`) and pushes (`push_outbox`), one
-// table each with the same columns, read by the one worker in features/outbox. Rows are read a
+// table each with the same columns, read by the one worker in infra/outbox-worker.ts. Rows are read a
 // small batch at a time, so an outage of any length costs disk, not memory.
 import type { Db } from './db';
 

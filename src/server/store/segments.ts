@@ -1,6 +1,6 @@
 // Segments (`/segments`): named groups of users or channels a campaign sends to, and the targets
 // listed in them (user ids, or cids for channel segments). Which targets a segment selects when
-// it has a filter instead is features/campaigns/segment-targets.ts.
+// it has a filter instead is store/segment-targets.ts.
 import type { Db } from './db';
 import { filtersToSql, sortToSql, type FilterSchema } from './filters-to-sql';
 

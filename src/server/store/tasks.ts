@@ -1,5 +1,5 @@
 // Background tasks (`GET /tasks/{id}`): bulk deletes, exports, batch deactivation. A task row
-// records its progress; the work itself runs off the request (features/tasks).
+// records its progress; the work itself runs off the request (infra/run-task.ts).
 import type { Db } from './db';
 
 export type TaskStatus = 'waiting' | 'running' | 'completed' | 'failed';

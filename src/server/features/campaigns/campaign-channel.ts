@@ -7,13 +7,13 @@
 // campaigns act with the app's authority).
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
-import { notifyMembersAdded } from '../../realtime/member-events';
+import { notifyMembersAdded } from '../../events/member-events';
 // The distinct id must be the one a client's query computes, so it is that very function; the
 // template's custom data is read as a client's `data` is.
 import { createChannel, distinctChannelId, isChannelId } from '../channels/create-channel';
 import type { ChannelRow } from '../../store/channels';
 import type { UserRow } from '../../store/users';
-import type { CampaignSettings } from './campaign-input';
+import type { CampaignSettings } from '../../store/campaigns';
 import { campaignTemplate, type Render, type TemplateContext } from './campaign-template';
 
 export type ChannelPlan = { row: ChannelRow; created: boolean };

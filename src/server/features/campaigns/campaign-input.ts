@@ -5,36 +5,10 @@
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { isObject, optionalBoolean, optionalString, type JsonObject } from '../../http/input';
-import type { CampaignFields, CampaignRow } from '../../store/campaigns';
+import { settingsOf, type CampaignFields, type CampaignRow, type CampaignSettings, type ChannelTemplate, type MemberTemplate, type MessageTemplate } from '../../store/campaigns';
 import type { SegmentType } from '../../store/segments';
 import { campaignTemplate } from './campaign-template';
 import { boundedText, resourceId } from './segment-input';
-
-export type MessageTemplate = { text: string; attachments?: JsonObject[]; custom?: JsonObject };
-export type MemberTemplate = { user_id: string; channel_role?: string };
-export type ChannelTemplate = {
-  type: string;
-  id?: string;
-  custom?: JsonObject;
-  members?: string[];
-  members_template?: MemberTemplate[];
-};
-
-/** A campaign's settings as stored (the campaigns table's `settings` column). */
-export type CampaignSettings = {
-  message_template: MessageTemplate;
-  segment_ids: string[];
-  user_ids: string[];
-  sender_mode: 'include' | 'exclude' | null;
-  sender_visibility: 'hidden' | 'archived' | null;
-  channel_template: ChannelTemplate | null;
-  create_channels: boolean;
-  show_channels: boolean;
-  skip_push: boolean;
-  skip_webhook: boolean;
-  /** What the targets are: user ids (user_ids, user segments) or cids (channel segments). */
-  target_type: SegmentType;
-};
 
 export type CampaignInput = CampaignFields & { parsed: CampaignSettings };
 
@@ -42,10 +16,6 @@ export type CampaignInput = CampaignFields & { parsed: CampaignSettings };
 export const MAX_USER_IDS = 10_000;
 const MAX_SEGMENTS = 100;
 const MAX_MEMBERS = 100;
-
-export function settingsOf(row: CampaignRow): CampaignSettings {
-  return JSON.parse(row.settings) as CampaignSettings;
-}
 
 /** `POST /campaigns` (no `current`) or `PUT /campaigns/{id}` over the stored campaign. */
 export function campaignInput(ctx: ServerContext, body: JsonObject, current?: CampaignRow): CampaignInput {

@@ -1,5 +1,5 @@
 // Campaigns that start or stop at a stored time (`startCampaign(id, {scheduledFor, stopAt})`):
-// one timer (realtime/timers.ts) armed for the earliest such moment, re-armed by whatever changes
+// one timer (infra/timers.ts) armed for the earliest such moment, re-armed by whatever changes
 // a campaign's schedule, and at startup. Startup also resumes the campaigns a restart
 // interrupted while they were sending; all of it lives in the database, so nothing is lost.
 import type { ServerContext } from '../../http/context';

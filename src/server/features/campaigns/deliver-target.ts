@@ -10,14 +10,13 @@ import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { withoutKeys, type JsonObject } from '../../http/input';
 import { Presenter } from '../../present/presenter';
-import { notifyChannelHidden } from '../../realtime/channel-events';
-import { notifyMemberUpdated } from '../../realtime/member-events';
-import type { CampaignRow, TargetOutcome } from '../../store/campaigns';
+import { notifyChannelHidden } from '../../events/channel-events';
+import { notifyMemberUpdated } from '../../events/member-events';
 import type { ChannelRow } from '../../store/channels';
 import type { UserRow } from '../../store/users';
 import { NOT_CUSTOM } from '../messages/message-fields';
 import { sendMessage } from '../messages/send-message';
-import { settingsOf, type CampaignSettings } from './campaign-input';
+import { settingsOf, type CampaignRow, type CampaignSettings, type TargetOutcome } from '../../store/campaigns';
 import { channelForReceiver, channelTemplates, includeSender, type ChannelPlan, type ChannelTemplates } from './campaign-channel';
 import { campaignTemplate, type Render, type TemplateContext } from './campaign-template';
 

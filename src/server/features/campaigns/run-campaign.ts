@@ -1,4 +1,4 @@
-// A started campaign is a task (features/tasks): it first takes its targets (the user_ids, or
+// A started campaign is a task (infra/run-task.ts): it first takes its targets (the user_ids, or
 // what its segments stand for at that moment) into campaign_targets, then sends to them a few
 // at a time, recording each, and gives the event loop back between steps so chat requests keep
 // flowing. It stops at its next step when the campaign is stopped, deleted, started again (a
@@ -6,11 +6,10 @@
 // startup (campaign-schedule.ts), from the first target not yet recorded.
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
-import type { CampaignRow, CampaignRunPatch } from '../../store/campaigns';
-import { startTask } from '../tasks/run-task';
-import { settingsOf } from './campaign-input';
+import { startTask } from '../../infra/run-task';
+import { settingsOf, type CampaignRow, type CampaignRunPatch } from '../../store/campaigns';
 import { deliverToChannel, deliverToUser, prepareDelivery } from './deliver-target';
-import { selectedTargets, TARGET_PAGE } from './segment-targets';
+import { selectedTargets, TARGET_PAGE } from '../../store/segment-targets';
 
 /** Targets sent to per step; each send is a few synchronous milliseconds. */
 const STEP = 20;

@@ -7,7 +7,7 @@ import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { isObject, optionalBoolean, optionalString, type JsonObject } from '../../http/input';
 import type { NewSegment, SegmentChanges, SegmentRow, SegmentType } from '../../store/segments';
-import { selectedTargets } from './segment-targets';
+import { selectedTargets } from '../../store/segment-targets';
 
 /** Ids of segments and campaigns: what fits in a URL path segment unescaped. */
 const RESOURCE_ID = /^[A-Za-z0-9_.@-]{1,255}$/;

@@ -5,7 +5,7 @@ import { ApiError } from '../../http/errors';
 import { boundedInt, isObject, optionalBoolean, optionalString, type JsonObject } from '../../http/input';
 import type { ChannelData } from '../../store/channel-admin';
 import type { ChannelRow } from '../../store/channels';
-import { CONFIG_OVERRIDES } from './config-overrides';
+import { CONFIG_OVERRIDES } from '../../auth/channel-config';
 
 /** Keys of `data` that are the server's, not the channel's custom fields; changing them is refused. */
 const READ_ONLY = new Set([

@@ -11,7 +11,7 @@ import { accessTo, assertCanRead, assertCapability } from '../../auth/channel-ac
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { isObject, optionalBoolean, optionalString, type JsonObject } from '../../http/input';
-import { notifyChannelDeleted, notifyChannelHidden, notifyChannelTruncated, notifyChannelVisible } from '../../realtime/channel-events';
+import { notifyChannelDeleted, notifyChannelHidden, notifyChannelTruncated, notifyChannelVisible } from '../../events/channel-events';
 import type { ChannelRow } from '../../store/channels';
 import { sendMessage } from '../messages/send-message';
 

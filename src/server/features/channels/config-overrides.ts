@@ -3,12 +3,10 @@
 // follows the type, now and after the type changes. The provider's list of what a channel may
 // override is kept here; anything else is refused by name.
 import type { Actor } from '../../auth/actor';
-import type { ChannelTypeSettings } from '../../auth/channel-types';
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { isObject, type JsonObject } from '../../http/input';
-import type { ChannelRow } from '../../store/channels';
-import { configSetting } from '../channel-types/channel-type-input';
+import { configSetting } from './channel-type-input';
 
 /** What a channel may override: the provider's list (its documentation's "channel-level settings"). */
 const OVERRIDABLE = new Set([
@@ -16,9 +14,6 @@ const OVERRIDABLE = new Set([
   'user_message_reminders', 'count_messages', 'max_message_length', 'blocklist', 'blocklist_behavior',
   'push_level', 'commands',
 ]);
-
-/** Where a channel keeps its overrides: with its data, beside its filter tags. */
-export const CONFIG_OVERRIDES = 'config_overrides';
 
 /**
  * Checks `value` as a channel's overrides (a whole object, which replaces the previous one), each
@@ -39,17 +34,4 @@ export function configOverrides(ctx: ServerContext, value: unknown): JsonObject 
 /** The check for a change's `config_overrides`: only the server side may make one. */
 export function overridesCheck(ctx: ServerContext, actor: Actor): ((value: unknown) => JsonObject) | undefined {
   return actor.server ? (value) => configOverrides(ctx, value) : undefined;
-}
-
-/** The channel's overrides, as stored. */
-export function overridesOf(row: ChannelRow): JsonObject | undefined {
-  if (!row.custom.includes(CONFIG_OVERRIDES)) return undefined; // most channels: no parse
-  const stored = (JSON.parse(row.custom) as Record<string, unknown>)[CONFIG_OVERRIDES];
-  return isObject(stored) && Object.keys(stored).length ? stored : undefined;
-}
-
-/** The channel's type with the channel's own overrides applied to its config. */
-export function withOverrides(type: ChannelTypeSettings, row: ChannelRow): ChannelTypeSettings {
-  const overrides = overridesOf(row);
-  return overrides ? { ...type, config: { ...type.config, ...overrides } } : type;
 }

@@ -1,12 +1,12 @@
 // Creating a channel, whoever creates it: a client's or server-side query of a channel that does
 // not exist (routes/channels.ts), a campaign's message to a channel it may create
-// (features/campaigns), an import's channel item (features/imports). The id rules, the distinct
+// (features/campaigns), an import's channel item (features/import-export). The id rules, the distinct
 // channel of a member set and what of `data` is custom live here so that all three agree.
 import { createHash } from 'node:crypto';
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { optionalString, withoutKeys, type JsonObject } from '../../http/input';
-import { announceChannelCreated } from '../../realtime/channel-events';
+import { announceChannelCreated } from '../../events/channel-events';
 import type { ChannelRow } from '../../store/channels';
 
 const CHANNEL_ID = /^[A-Za-z0-9_!-]{1,64}$/;

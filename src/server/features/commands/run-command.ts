@@ -23,7 +23,7 @@ import { banUser, mayBan, unbanUser } from '../moderation/bans';
 import { mayMuteUsers, muteUsers, unmuteUsers } from '../moderation/user-mutes';
 import { channelSettings } from '../../auth/channel-access';
 import { typeCommands } from '../../auth/channel-types';
-import { BUILTIN_NAMES, channelCommands } from './command-list';
+import { BUILTIN_NAMES, channelCommands } from '../../present/commands';
 import { giphyReply } from '../giphy/giphy-previews';
 
 const COMMAND_TEXT = /^\/([A-Za-z0-9_-]+)(?:\s+([\s\S]*))?$/;

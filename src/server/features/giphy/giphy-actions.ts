@@ -12,7 +12,7 @@ import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { isObject, type JsonObject } from '../../http/input';
 import { Presenter } from '../../present/presenter';
-import { envelope } from '../../realtime/notify';
+import { envelope } from '../../events/notify';
 import { sendMessage } from '../messages/send-message';
 import { assertMaySend } from '../messages/may-send';
 import { dropPreview, getPreview, giphyAttachment, keepPreview, previewMessage } from './giphy-previews';

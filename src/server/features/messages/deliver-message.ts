@@ -3,11 +3,11 @@
 import type { MessageResponse } from 'stream-chat';
 import type { ServerContext } from '../../http/context';
 import { Presenter } from '../../present/presenter';
-import { notifyChannelVisible } from '../../realtime/channel-events';
-import { dropDraftAfterSend } from '../../realtime/draft-events';
-import { publishMessageEvent } from '../../realtime/message-events';
-import { notifyMessageNew } from '../../realtime/notify';
-import { recordThreadReply } from '../../realtime/thread-events';
+import { notifyChannelVisible } from '../../events/channel-events';
+import { dropDraftAfterSend } from '../../events/draft-events';
+import { publishMessageEvent } from '../../events/message-events';
+import { notifyMessageNew } from '../../events/notify';
+import { recordThreadReply } from '../../events/thread-events';
 import type { ChannelRow } from '../../store/channels';
 import type { MessageRow } from '../../store/messages';
 import { notifyMessageFlagged } from '../moderation/flag-events';

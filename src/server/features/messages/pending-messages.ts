@@ -7,7 +7,7 @@
 // `POST /messages/{id}/commit` makes it an ordinary message sent now, moves the counters a send
 // moves and raises message.new exactly as a send does. Committing is asked of the one policy as
 // a change to the message (update-own-message for its author, update-any-message otherwise).
-import type { MessageResponse, PendingMessageResponse } from 'stream-chat';
+import type { MessageResponse } from 'stream-chat';
 import type { Actor } from '../../auth/actor';
 import { channelSettings } from '../../auth/channel-access';
 import { assertMayChange, type MessageTarget } from '../../auth/message-access';
@@ -15,12 +15,9 @@ import type { Subject } from '../../auth/tokens';
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { isObject, optionalBoolean, type JsonObject } from '../../http/input';
-import type { Presenter } from '../../present/presenter';
 import { deliverMessage } from './deliver-message';
 import { countMessage } from './store-message';
 
-/** Pending messages listed in a channel query, as the provider lists them: the newest 100. */
-export const PENDING_LISTED = 100;
 const MAX_METADATA_KEYS = 50;
 const MAX_METADATA_CHARS = 1000;
 
@@ -46,10 +43,6 @@ function metadataOf(raw: unknown): Record<string, string> {
     if (value.length > MAX_METADATA_CHARS) throw ApiError.input(`pending_message_metadata.${key} is longer than ${MAX_METADATA_CHARS} characters`);
   }
   return Object.fromEntries(entries) as Record<string, string>;
-}
-
-export function metadataOfRow(metadata: string | null): Record<string, string> | undefined {
-  return metadata ? (JSON.parse(metadata) as Record<string, string>) : undefined;
 }
 
 /** Commits the pending message: delivered now, as if sent now. */
@@ -91,13 +84,3 @@ export function deletePendingMessage(ctx: ServerContext, target: MessageTarget, 
   return present(row);
 }
 
-/** `pending_messages` of a channel query: the viewer's own, with their metadata. */
-export function pendingMessagesOf(ctx: ServerContext, viewer: Presenter, cid: string, userId: string): PendingMessageResponse[] {
-  const held = ctx.store.pendingMessages.ofSender(cid, userId, PENDING_LISTED);
-  if (!held.length) return [];
-  const messages = viewer.messages(held.map((entry) => entry.message));
-  return held.map((entry, i) => {
-    const metadata = metadataOfRow(entry.pending.metadata);
-    return { message: messages[i] as MessageResponse, ...(metadata ? { pending_message_metadata: metadata } : {}) };
-  });
-}

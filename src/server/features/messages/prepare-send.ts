@@ -14,7 +14,7 @@ import { Presenter } from '../../present/presenter';
 import type { ChannelRow } from '../../store/channels';
 import type { NewMessage } from '../../store/messages';
 import { runCommand } from '../commands/run-command';
-import { parseLocation, type LocationInput } from '../locations/shared-location';
+import { parseLocation, type LocationInput } from './shared-location';
 import { blockedReply, blocklistVerdict, moderationMark } from '../moderation/blocklist-check';
 import { attachmentList, withUploadDimensions } from '../uploads/attachments';
 import { assertMaySend } from './may-send';

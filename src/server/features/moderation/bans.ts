@@ -6,12 +6,12 @@ import type { Event, UserResponse } from 'stream-chat';
 import type { Actor } from '../../auth/actor';
 import { mayInChannel } from '../../auth/channel-access';
 import { allowedInApp, notAllowed } from '../../auth/policy';
-import { appSettings } from '../app/settings';
+import { appSettings } from '../../infra/app-settings';
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { Presenter } from '../../present/presenter';
-import { announceToChannel, announceToUsers } from '../../realtime/announce';
-import { envelope } from '../../realtime/notify';
+import { announceToChannel, announceToUsers } from '../../events/announce';
+import { envelope } from '../../events/notify';
 import type { BanRow } from '../../store/bans';
 import type { ChannelRow } from '../../store/channels';
 

@@ -3,11 +3,11 @@
 import type { Event, EventTypes, UserResponse } from 'stream-chat';
 import { userActor } from '../../auth/actor';
 import { allowedInApp } from '../../auth/policy';
-import { appSettings } from '../app/settings';
+import { appSettings } from '../../infra/app-settings';
 import type { ServerContext } from '../../http/context';
 import { Presenter } from '../../present/presenter';
-import { announceToUsers } from '../../realtime/announce';
-import { envelope } from '../../realtime/notify';
+import { announceToUsers } from '../../events/announce';
+import { envelope } from '../../events/notify';
 import type { ChannelRow } from '../../store/channels';
 import type { MessageRow } from '../../store/messages';
 

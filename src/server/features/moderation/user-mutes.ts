@@ -4,10 +4,10 @@
 // lifted by the expiry timer.
 import type { Actor } from '../../auth/actor';
 import { allowedInApp, assertAppPermission } from '../../auth/policy';
-import { appSettings } from '../app/settings';
+import { appSettings } from '../../infra/app-settings';
 import type { ServerContext } from '../../http/context';
-import { scheduleMuteExpiry } from '../../realtime/expiry';
-import { notifyMutesUpdated } from '../../realtime/user-notifications';
+import { scheduleMuteExpiry } from '../../events/expiry';
+import { notifyMutesUpdated } from '../../events/user-notifications';
 import type { UserMuteRow } from '../../store/mutes';
 
 export function mayMuteUsers(ctx: ServerContext, actor: Actor): boolean {

@@ -5,7 +5,7 @@
 import type { Actor } from '../../auth/actor';
 import { accessTo, assertCapability, openTypesFor } from '../../auth/channel-access';
 import { allowedInApp } from '../../auth/policy';
-import { appSettings } from '../app/settings';
+import { appSettings } from '../../infra/app-settings';
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { placeholders } from '../../store/db';

@@ -7,7 +7,7 @@ import { assertAppPermission } from '../../auth/policy';
 import type { AppEnv, ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { isObject, optionalString, requiredString } from '../../http/input';
-import { appSettings } from '../app/settings';
+import { appSettings } from '../../infra/app-settings';
 import { providerName, providerType } from './provider-config';
 import { pushOptions } from './push-options';
 

@@ -1,5 +1,5 @@
 // Push notifications, built from the change feed and delivered through the outbox shared with
-// webhooks (features/outbox). A new message (not `skip_push`, not shadowed) with a push provider
+// webhooks (infra/outbox-worker.ts). A new message (not `skip_push`, not shadowed) with a push provider
 // configured costs the request one row; the worker then, off the request path:
 // 1. expands the message a page of receivers at a time (channel members with an enabled device,
 //    or a thread's participants for a reply kept in its thread; never the sender, nobody who
@@ -14,7 +14,7 @@ import type { ServerContext } from '../../http/context';
 import { Presenter } from '../../present/presenter';
 import type { ChannelRow } from '../../store/channels';
 import type { OutboxRow } from '../../store/outbox';
-import { startOutboxWorker, type Outcome } from '../outbox/outbox-worker';
+import { startOutboxWorker, type Outcome } from '../../infra/outbox-worker';
 import { providerFor, storedProvider, type ProviderConfig } from './provider-config';
 import { pushOptions } from './push-options';
 import { wantsPush } from './push-preferences';

@@ -1,5 +1,5 @@
 // Push delivery's settings (StartServerOptions.push), read by the worker and the device calls.
-import type { DeliveryOptions } from '../outbox/delivery-options';
+import type { DeliveryOptions } from '../../infra/delivery-options';
 
 export type PushOptions = DeliveryOptions & {
   /** Receivers expanded per pass of the worker. Default 200. */

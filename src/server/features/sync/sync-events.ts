@@ -48,7 +48,7 @@ export function syncEvents(ctx: ServerContext, actor: UserActor, cids: string[],
   const mayRead = (message: MessageResponse | undefined) => {
     const authorId = message?.user?.id;
     if (!message || !authorId || authorId === actor.id) return true;
-    // The live rules (realtime/message-audience.ts): a shadowed message reaches only its
+    // The live rules (events/message-audience.ts): a shadowed message reaches only its
     // author, and nobody gets the messages of someone they blocked.
     if (message.shadowed) return false;
     let blockers = blockersOf.get(authorId);

@@ -11,7 +11,7 @@ import type { Actor } from '../../auth/actor';
 import type { MessageTarget } from '../../auth/message-access';
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
-import { publishMessageEvent } from '../../realtime/message-events';
+import { publishMessageEvent } from '../../events/message-events';
 import { Presenter } from '../../present/presenter';
 import type { Translations } from '../../store/message-translations';
 import { translate, type TranslatorSettings } from './translator';

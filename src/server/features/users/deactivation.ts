@@ -6,7 +6,7 @@
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { Presenter } from '../../present/presenter';
-import { announceUserMessagesDeleted, announceUserStanding, disconnectUser } from '../../realtime/user-events';
+import { announceUserMessagesDeleted, announceUserStanding, disconnectUser } from '../../events/user-events';
 import type { UserRow } from '../../store/users';
 import { deleteMessagesOf, restoreMessagesOf, type Breathe } from './user-messages';
 

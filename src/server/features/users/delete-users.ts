@@ -12,12 +12,12 @@ import type { UserResponse } from 'stream-chat';
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { optionalString, type JsonObject } from '../../http/input';
-import { onlineContactsOf } from '../../realtime/announce';
-import { announceUserDeleted, announceUserMessagesDeleted, announceUserUpdated, disconnectUser } from '../../realtime/user-events';
+import { onlineContactsOf } from '../../events/announce';
+import { announceUserDeleted, announceUserMessagesDeleted, announceUserUpdated, disconnectUser } from '../../events/user-events';
 import { Presenter } from '../../present/presenter';
 import type { UserRow } from '../../store/users';
 import { deleteChannel } from '../channels/channel-lifecycle';
-import { startTask } from '../tasks/run-task';
+import { startTask } from '../../infra/run-task';
 import { deleteMessagesOf, type Breathe } from './user-messages';
 
 type DeleteType = 'soft' | 'pruning' | 'hard';

@@ -1,17 +1,17 @@
-// Webhooks: every change event (realtime/change-feed.ts) whose type the app's `webhook_events`
+// Webhooks: every change event (infra/change-feed.ts) whose type the app's `webhook_events`
 // selects is POSTed to `webhook_url` with the provider's headers: `X-Signature` (hex
 // HMAC-SHA256 of the raw body keyed by the app secret, which `client.verifyWebhook` checks),
 // `X-Webhook-Id`, `X-Webhook-Attempt` and `X-Api-Key`.
 //
-// Delivery is off the request path, through the outbox shared with push (features/outbox): an
+// Delivery is off the request path, through the outbox shared with push (infra/outbox-worker.ts): an
 // event only adds a row; the worker sends due rows a small batch at a time and retries failures
 // with exponential back-off.
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Event } from 'stream-chat';
 import type { ServerContext } from '../../http/context';
-import { appSettings } from '../app/settings';
-import type { DeliveryOptions } from '../outbox/delivery-options';
-import { startOutboxWorker, type Outcome } from '../outbox/outbox-worker';
+import { appSettings } from '../../infra/app-settings';
+import type { DeliveryOptions } from '../../infra/delivery-options';
+import { startOutboxWorker, type Outcome } from '../../infra/outbox-worker';
 
 /**
  * Receiver time-out (default 6000 ms), retries before a delivery is given up (default 20, about

@@ -4,13 +4,13 @@ import { Hono } from 'hono';
 import type { APIResponse, GetHookEventsResponse, GetRateLimitsResponse, TaskStatus } from 'stream-chat';
 import { BUILTIN_PERMISSIONS } from '../../auth/permissions';
 import { HOOK_EVENTS } from '../../features/webhooks/hook-events';
-import { SETTING_KEYS } from '../../features/app/settings';
+import { SETTING_KEYS } from '../../infra/app-settings';
 import { checkedUploadConfig } from '../../features/uploads/settings';
 import type { AppEnv, ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { isObject, optionalBoolean, optionalString, type JsonObject } from '../../http/input';
 import { PLATFORMS } from '../../http/rate-limit-counters';
-import { elapsed, readJson, readPayload, requireServerSide, sendJson } from '../../http/request';
+import { elapsed, readJson, readPayload, requireServerSide, sendJson } from '../request';
 
 const ENFORCE_UNIQUE_USERNAMES = ['no', 'app', 'team'];
 const KNOWN = new Set<string>([...SETTING_KEYS]);

@@ -8,7 +8,7 @@ import type { APIResponse, BlockListResponse } from 'stream-chat';
 import type { AppEnv, ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { optionalString, requiredString } from '../../http/input';
-import { elapsed, readJson, requireServerSide, sendJson } from '../../http/request';
+import { elapsed, readJson, requireServerSide, sendJson } from '../request';
 import type { BlocklistRow } from '../../store/blocklists';
 
 const MAX_LISTS = 15;

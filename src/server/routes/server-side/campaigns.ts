@@ -7,16 +7,16 @@
 // Sending: features/campaigns.
 import { Hono, type Context } from 'hono';
 import type { APIResponse } from 'stream-chat';
-import { campaignInput, settingsOf } from '../../features/campaigns/campaign-input';
+import { campaignInput } from '../../features/campaigns/campaign-input';
+import { settingsOf, type CampaignRow } from '../../store/campaigns';
 import { scheduleCampaigns } from '../../features/campaigns/campaign-schedule';
 import { beginCampaign, stopCampaign } from '../../features/campaigns/run-campaign';
 import type { AppEnv, ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { boundedInt, optionalString, type JsonObject } from '../../http/input';
 import { cursors, pageOf, type Page } from '../../http/paging';
-import { elapsed, readJson, requireServerSide, sendJson } from '../../http/request';
+import { elapsed, readJson, requireServerSide, sendJson } from '../request';
 import { presentCampaign, type CampaignShown, type UserCursors } from '../../present/campaign';
-import type { CampaignRow } from '../../store/campaigns';
 
 type CampaignAnswer = APIResponse & { campaign: CampaignShown; users: UserCursors };
 

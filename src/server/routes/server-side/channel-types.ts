@@ -4,11 +4,11 @@
 import { Hono } from 'hono';
 import type { APIResponse, CommandResponse, CreateChannelResponse, GetChannelTypeResponse, ListChannelResponse } from 'stream-chat';
 import { typeCommands, type ChannelTypeSettings } from '../../auth/channel-types';
-import { changedChannelType, newChannelType } from '../../features/channel-types/channel-type-input';
-import { channelCommands } from '../../features/commands/command-list';
+import { changedChannelType, newChannelType } from '../../features/channels/channel-type-input';
+import { channelCommands } from '../../present/commands';
 import type { AppEnv, ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
-import { elapsed, readJson, requireServerSide, sendJson } from '../../http/request';
+import { elapsed, readJson, requireServerSide, sendJson } from '../request';
 
 export function channelTypeRoutes(ctx: ServerContext) {
   const routes = new Hono<AppEnv>();

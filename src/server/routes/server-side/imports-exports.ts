@@ -5,11 +5,11 @@
 //   128-bit id is the key, and each URL takes one file.
 // - `POST /imports` {path, mode} (_createImport; mode `upsert` by default, or `insert`),
 //   `GET /imports` {limit, offset} (_listImports), `GET /imports/{id}` (_getImport): the import
-//   runs as a task (features/imports).
+//   runs as a task (features/import-export).
 // - `POST /export_channels` {channels, …options} (exportChannels), `GET /export_channels/{id}`
 //   (getExportChannelStatus) and `POST /export/users` {user_ids} (exportUsers): tasks whose
 //   result is `{url}`, also read with `GET /tasks/{id}`; `GET /exports/{id}/{name}` serves the
-//   file (features/exports).
+//   file (features/import-export).
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
@@ -17,14 +17,14 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Hono, type Context } from 'hono';
 import type { APIResponse, ImportTask, TaskStatus } from 'stream-chat';
-import { EXPORT_PATH, exportsDir, startChannelExport, startUserExport, type ChannelExport } from '../../features/exports/run-export';
-import { startImport, type ImportMode } from '../../features/imports/run-import';
+import { EXPORT_PATH, exportsDir, startChannelExport, startUserExport, type ChannelExport } from '../../features/import-export/run-export';
+import { startImport, type ImportMode } from '../../features/import-export/run-import';
 import { isUploadId, newUploadId, safeFileName } from '../../features/uploads/disk';
 import { bodyChunks, declaredLength } from '../../http/body';
 import type { AppEnv, ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { boundedInt, isObject, optionalBoolean, optionalString, type JsonObject } from '../../http/input';
-import { elapsed, readJson, readPayload, requireServerSide, sendJson } from '../../http/request';
+import { elapsed, readJson, readPayload, requireServerSide, sendJson } from '../request';
 import type { ImportHistory, ImportRow } from '../../store/imports';
 import type { TaskRow } from '../../store/tasks';
 

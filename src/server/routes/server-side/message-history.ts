@@ -11,7 +11,7 @@ import type { AppEnv, ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { isObject } from '../../http/input';
 import { cursors, pageOf } from '../../http/paging';
-import { elapsed, readJson, requireServerSide, sendJson } from '../../http/request';
+import { elapsed, readJson, requireServerSide, sendJson } from '../request';
 import type { HistoryRow } from '../../store/message-history';
 
 /** The provider's entry: the SDK's fields, and the custom data and deleted state the API adds. */

@@ -8,7 +8,7 @@ import { actionName, BUILTIN_PERMISSIONS, BUILTIN_ROLES, presentPermission } fro
 import type { AppEnv, ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { isObject, optionalBoolean, optionalString, requiredString, type JsonObject } from '../../http/input';
-import { elapsed, readJson, requireServerSide, sendJson } from '../../http/request';
+import { elapsed, readJson, requireServerSide, sendJson } from '../request';
 import type { CustomPermission } from '../../store/access-control';
 
 const ID = /^[a-z0-9_-]{1,64}$/;

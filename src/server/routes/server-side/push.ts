@@ -6,10 +6,10 @@ import { Hono } from 'hono';
 import type { APIResponse, CheckPushResponse, CheckSNSResponse, CheckSQSResponse } from 'stream-chat';
 import { checkPush } from '../../features/push/check-push';
 import { checkedProvider, providerName, providerType, storedProvider, type ProviderConfig } from '../../features/push/provider-config';
-import { checkSns, checkSqs } from '../../features/queues/check-queues';
+import { checkSns, checkSqs } from '../../features/webhooks/check-queues';
 import type { AppEnv, ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
-import { elapsed, readJson, requireServerSide, sendJson } from '../../http/request';
+import { elapsed, readJson, requireServerSide, sendJson } from '../request';
 
 /** Providers an app keeps at most (multi-bundle apps have a few per type). */
 const MAX_PROVIDERS = 25;

@@ -4,14 +4,14 @@
 // and `/deletetargets` (addSegmentTargets, removeSegmentTargets), `POST
 // /segments/{id}/targets/query` (querySegmentTargets) and `GET /segments/{id}/target/{targetId}`
 // (segmentTargetExists: 200 when listed, 404 when not). What a segment selects:
-// features/campaigns/segment-targets.ts.
+// store/segment-targets.ts.
 import { Hono } from 'hono';
 import type { APIResponse, SegmentTargetsResponse } from 'stream-chat';
 import { assertListsTargets, newSegment, segmentChanges, targetIds } from '../../features/campaigns/segment-input';
 import type { AppEnv, ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { cursors, pageOf } from '../../http/paging';
-import { elapsed, readJson, requireServerSide, sendJson } from '../../http/request';
+import { elapsed, readJson, requireServerSide, sendJson } from '../request';
 import { presentSegment, type SegmentShown } from '../../present/segment';
 import type { SegmentRow } from '../../store/segments';
 

@@ -8,13 +8,13 @@ import { deactivateUser, reactivateUser } from '../../features/users/deactivatio
 import { deletionPlan, restoreUsers, singleDeletionPlan, startDeletion } from '../../features/users/delete-users';
 import { exportUser, type UserExport } from '../../features/users/export-user';
 import type { Breathe } from '../../features/users/user-messages';
-import { startTask } from '../../features/tasks/run-task';
+import { startTask } from '../../infra/run-task';
 import type { AppEnv, ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { idList, isObject, optionalBoolean, optionalString, queryFlag, requiredString, type JsonObject } from '../../http/input';
-import { elapsed, readJson, requireServerSide, sendJson } from '../../http/request';
+import { elapsed, readJson, requireServerSide, sendJson } from '../request';
 import { Presenter } from '../../present/presenter';
-import { sendUserCustomEvent } from '../../realtime/user-events';
+import { sendUserCustomEvent } from '../../events/user-events';
 import type { UserRow } from '../../store/users';
 
 /** The provider's batch limit for user calls. */

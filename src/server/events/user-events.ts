@@ -6,7 +6,7 @@
 import type { Event, EventTypes, UserCustomEvent, UserResponse } from 'stream-chat';
 import type { ServerContext } from '../http/context';
 import { announceToContacts, announceToUsers } from './announce';
-import { dropConnection } from './watching';
+import { dropConnection } from '../realtime/watching';
 
 const now = () => new Date().toISOString();
 

@@ -17,7 +17,7 @@ import type { ChannelRow } from '../../store/channels';
 import type { MessageRow } from '../../store/messages';
 import type { UserRow } from '../../store/users';
 import { newUploadId } from '../uploads/disk';
-import { startTask } from '../tasks/run-task';
+import { startTask } from '../../infra/run-task';
 
 const PAGE = 500;
 export const EXPORT_PATH = /^\/exports\/([0-9a-f]{32})\/([A-Za-z0-9._-]+)$/;

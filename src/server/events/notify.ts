@@ -8,9 +8,9 @@ import { presentChannel } from '../present/channel';
 import type { ServerContext } from '../http/context';
 import { Presenter } from '../present/presenter';
 import type { ChannelRow } from '../store/channels';
-import { Grouped, withFields } from './hub';
+import { Grouped, withFields } from '../realtime/hub';
 import { messageAudience } from './message-audience';
-import type { Connection } from './registry';
+import type { Connection } from '../realtime/registry';
 
 export function envelope(row: ChannelRow) {
   return { cid: row.cid, channel_type: row.type, channel_id: row.id };

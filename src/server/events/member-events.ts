@@ -8,8 +8,8 @@ import type { ServerContext } from '../http/context';
 import { Presenter } from '../present/presenter';
 import type { ChannelRow, MemberRow } from '../store/channels';
 import { envelope, notifyAddedToChannel } from './notify';
-import type { Connection } from './registry';
-import { stopWatching } from './watching';
+import type { Connection } from '../realtime/registry';
+import { stopWatching } from '../realtime/watching';
 
 export function notifyMembersAdded(ctx: ServerContext, channel: ChannelRow, rows: MemberRow[]): void {
   const presenter = new Presenter(ctx);

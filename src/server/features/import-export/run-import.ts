@@ -16,7 +16,7 @@ import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { isObject, withoutKeys, type JsonObject } from '../../http/input';
 import { createChannel } from '../channels/create-channel';
-import { startTask } from '../tasks/run-task';
+import { startTask } from '../../infra/run-task';
 import { userPatch, validUserId } from '../users/user-fields';
 import { importItems, type ImportLine } from './import-file';
 

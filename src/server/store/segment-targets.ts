@@ -2,8 +2,8 @@
 // filter, or all of them) or channels (by its filter, or every channel the campaign's sender is
 // a member of) it selects at the moment it is read. Campaigns take these once when they start;
 // a segment's `size` counts them now.
-import type { ServerContext } from '../../http/context';
-import type { SegmentRow } from '../../store/segments';
+import type { ServerContext } from '../http/context';
+import type { SegmentRow } from './segments';
 
 type Selection = Pick<SegmentRow, 'type' | 'filter' | 'all_users' | 'all_sender_channels'> & { id?: string };
 

@@ -7,7 +7,7 @@ import { channelSettings } from '../../auth/channel-access';
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { idList, isObject, optionalBoolean, optionalString, withoutKeys } from '../../http/input';
-import { coordinate } from '../locations/shared-location';
+import { coordinate } from './shared-location';
 import type { ChannelRow } from '../../store/channels';
 import { attachmentList } from '../uploads/attachments';
 

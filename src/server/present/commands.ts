@@ -2,9 +2,9 @@
 // suggestions list): the provider's built-ins, then the app's custom commands from `/commands`.
 // Every channel type offers all of them, the provider's default ("all").
 import type { CommandResponse, CommandVariants } from 'stream-chat';
-import { BUILTIN_COMMANDS } from '../../auth/channel-types';
-import type { CommandRow } from '../../store/commands';
-import type { Store } from '../../store/store';
+import { BUILTIN_COMMANDS } from '../auth/channel-types';
+import type { CommandRow } from '../store/commands';
+import type { Store } from '../store/store';
 
 export const BUILTIN_NAMES = new Set<string>(BUILTIN_COMMANDS.flatMap((command) => (command.name ? [command.name] : [])));
 

@@ -3,7 +3,7 @@
 // with each receiver's unread counts) emit and deliver in their own module.
 import type { Event } from 'stream-chat';
 import type { ServerContext } from '../http/context';
-import type { Connection } from './registry';
+import type { Connection } from '../realtime/registry';
 
 /** To every connection watching the channel (and, for `alsoUsers`, every connection of those users). */
 export function announceToChannel(ctx: ServerContext, cid: string, event: Event, alsoUsers: string[] = []): void {

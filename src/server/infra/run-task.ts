@@ -2,8 +2,8 @@
 // `GET /tasks/{id}` reports waiting → running → completed (with its result) or failed (with the
 // error). Work that walks many rows calls `breathe()` between chunks so requests keep flowing.
 import { randomUUID } from 'node:crypto';
-import type { ServerContext } from '../../http/context';
-import { ApiError } from '../../http/errors';
+import type { ServerContext } from '../http/context';
+import { ApiError } from '../http/errors';
 
 export type TaskWork = (breathe: () => Promise<void>) => unknown;
 

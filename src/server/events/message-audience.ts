@@ -2,7 +2,7 @@
 // reaches only its author, and users who blocked the author never get it.
 import type { MessageResponse } from 'stream-chat';
 import type { ServerContext } from '../http/context';
-import type { Connection } from './registry';
+import type { Connection } from '../realtime/registry';
 
 export type Audience = (connection: Connection) => boolean;
 

@@ -9,7 +9,7 @@ import { viewerFields, viewerFieldsOfMany } from '../present/message-extras';
 import { Presenter } from '../present/presenter';
 import type { ChannelRow } from '../store/channels';
 import type { MessageRow } from '../store/messages';
-import { Grouped } from './hub';
+import { Grouped } from '../realtime/hub';
 import { messageAudience } from './message-audience';
 import { envelope } from './notify';
 

@@ -3,8 +3,8 @@
 // at a time, off the request path, and retries failures with exponential back-off. A slow or
 // dead receiver never slows a chat request, a long outage costs disk rather than memory, and a
 // restart resumes where the last run stopped.
-import type { ServerContext } from '../../http/context';
-import type { OutboxRow, OutboxStore } from '../../store/outbox';
+import type { ServerContext } from '../http/context';
+import type { OutboxRow, OutboxStore } from '../store/outbox';
 import type { DeliveryOptions } from './delivery-options';
 
 /** What became of one attempt. */

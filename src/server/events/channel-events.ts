@@ -10,7 +10,7 @@ import { Presenter } from '../present/presenter';
 import type { ChannelRow, MemberRow } from '../store/channels';
 import { announceToChannel, announceToUsers } from './announce';
 import { envelope, notifyAddedToChannel } from './notify';
-import { stopWatching } from './watching';
+import { stopWatching } from '../realtime/watching';
 
 /**
  * The channel as events carry it: every receiver keeps their own `own_capabilities` (the SDK

@@ -8,7 +8,7 @@ import type { ServerContext } from '../http/context';
 import { pollView, type PollView } from '../present/poll';
 import { Presenter } from '../present/presenter';
 import type { PollRow, PollVoteRow } from '../store/polls';
-import type { Connection } from './registry';
+import type { Connection } from '../realtime/registry';
 
 export type PollEventType =
   | 'poll.updated'

@@ -1,7 +1,6 @@
 // Shared locations on messages (channel.sendSharedLocation): validation of what the SDK sends
 // and the SharedLocationResponse it reads back. A location with end_at is live: its owner moves
 // it with `PUT /users/live_locations` until end_at, then it is over.
-import type { SharedLocationResponse } from 'stream-chat';
 import { ApiError } from '../../http/errors';
 import { isObject, optionalString } from '../../http/input';
 import type { LocationRow } from '../../store/locations';
@@ -47,18 +46,4 @@ export function date(value: string, name: string): Date {
   const parsed = new Date(value);
   if (Number.isNaN(parsed.getTime())) throw ApiError.input(`${name} must be a date`);
   return parsed;
-}
-
-export function presentLocation(row: LocationRow): SharedLocationResponse {
-  return {
-    channel_cid: row.cid,
-    message_id: row.message_id,
-    user_id: row.user_id,
-    created_by_device_id: row.created_by_device_id,
-    latitude: row.latitude,
-    longitude: row.longitude,
-    ...(row.end_at ? { end_at: row.end_at } : {}),
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
 }

@@ -8,7 +8,7 @@ import { BUILTIN_PERMISSIONS, defaultGrants } from '../../auth/permissions';
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { isObject, type JsonObject } from '../../http/input';
-import { channelCommands } from '../commands/command-list';
+import { channelCommands } from '../../present/commands';
 
 const NAME = /^[a-z0-9_-]{1,64}$/;
 const SWITCHES = [

@@ -1,8 +1,8 @@
 // The app's settings as every part of the backend reads them: the defaults the server was
 // started with (config), overlaid by what `PATCH /app` stored.
 import type { FileUploadConfig } from 'stream-chat';
-import type { PolicySettings } from '../../auth/policy';
-import type { ServerContext } from '../../http/context';
+import type { PolicySettings } from '../auth/policy';
+import type { ServerContext } from '../http/context';
 
 export type AppSettings = PolicySettings & {
   disableAuthChecks: boolean;

@@ -1,13 +1,13 @@
 // Request and response helpers shared by the routes.
 import type { Context, MiddlewareHandler } from 'hono';
 import { authenticateIn } from '../auth/authenticate';
-import type { AppEnv, ServerContext } from './context';
-import { ApiError } from './errors';
+import type { AppEnv, ServerContext } from '../http/context';
+import { ApiError } from '../http/errors';
 import { DEFAULT_LIMITS, type BodyLimits } from '../limits';
-import { parseBoundedJson, readBoundedText } from './body';
-import { requestHeader } from './node-exchange';
-import { isObject, type JsonObject } from './input';
-import { admitRequest } from './rate-limits';
+import { parseBoundedJson, readBoundedText } from '../http/body';
+import { requestHeader } from '../http/node-exchange';
+import { isObject, type JsonObject } from '../http/input';
+import { admitRequest } from '../http/rate-limits';
 
 /** The `duration` every provider response carries. */
 export function elapsed(c: Context<AppEnv>): string {
