@@ -86,6 +86,16 @@ describe("the house's floors", () => {
     expect(unlisted.map((file) => relative(SRC, file))).toEqual([]);
   });
 
+  it('are the ones docs/layout.md describes', () => {
+    const layout = readFileSync(resolve('docs/layout.md'), 'utf8');
+    const named = (entry: string) => {
+      if (!entry.startsWith('server/')) return layout.includes(`\`src/${entry}/\``);
+      const name = entry.slice('server/'.length);
+      return layout.includes(`\`${name}/\``) || layout.includes(`\`${name}.ts\``);
+    };
+    expect(FLOORS.flat().filter((entry) => !named(entry))).toEqual([]);
+  });
+
   it('has no import running upward or sideways', () => {
     const wrong: string[] = [];
     for (const file of files) {

@@ -1,11 +1,11 @@
-// The README's server-code example (demo/owner-server.mjs), run as written against the backend:
+// The server-code example of docs/server.md (demo/owner-server.mjs), run as written against the backend:
 // the site's server creates users and a support channel with its agent, bans a spammer, and its
 // webhook handler accepts the backend's signed deliveries and refuses forged ones.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Event } from 'stream-chat';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error a plain ES module without types: the README's example, as a site owner writes it
+// @ts-expect-error a plain ES module without types: the documented example, as a site owner writes it
 import { setUpSupport, webhookHandler } from '../../demo/owner-server.mjs';
 import { startHarness, type Harness } from './helpers';
 import { sleep } from './scenes';

@@ -1,4 +1,4 @@
-// Everything the channel view (issue 4) adds to the API, mounted together so app.ts registers it
+// Everything the channel view adds to the API, mounted together so app.ts registers it
 // in one line: message edits and reads, reactions, threads, read state, channel administration
 // and membership changes, moderation and reminders.
 import { Hono } from 'hono';

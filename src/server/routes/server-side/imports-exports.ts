@@ -1,4 +1,4 @@
-// Imports and exports, server-side calls (issue 12, item 4):
+// Imports and exports, server-side calls:
 // - `POST /import_urls` {filename} (_createImportURL): `{path, upload_url}`; the upload URL is on
 //   this backend, `PUT /import_uploads/{id}/{name}` with the file as the body, streamed to disk
 //   under the data folder. Like the provider's signed URL it needs no signature of its own: the
