@@ -62,11 +62,12 @@ export default [
     external: [/^react($|\/)/],
     output: { file: 'dist/react.mjs', format: 'es' },
   },
-  // Its types, and chat-widget/vue: types only (Vue's GlobalComponents), kept apart as they need vue.
+  // Its types, and chat-widget/preact and chat-widget/vue: types only (Preact's JSX, Vue's
+  // GlobalComponents), kept apart as they need preact or vue.
   {
-    input: { react: reactInput, vue: 'src/entries/vue.d.ts' },
+    input: { react: reactInput, preact: 'src/entries/preact.d.ts', vue: 'src/entries/vue.d.ts' },
     plugins: [dts({ tsconfig: 'tsconfig.json' })],
-    external: [/^react($|\/)/, 'vue', elementTypes],
+    external: [/^react($|\/)/, 'preact', 'vue', elementTypes],
     output: { dir: 'dist', format: 'es', paths: { [elementTypes]: './chat-widget.js' } },
   },
 ];

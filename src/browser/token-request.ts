@@ -1,6 +1,6 @@
 // The request to the site's token endpoint, on its own so the element (the part every page
 // evaluates) can send it on the visitor's intent without the session's code: it then travels
-// while the runtime loads, and the session reads its answer (token-endpoint.ts).
+// while the runtime loads, and the session reads its answer (session/token-endpoint.ts).
 
 import { unlessBlocked } from './policy-blocks';
 

@@ -9,7 +9,7 @@ import { installStyles } from './styles';
 
 let runtimeSource: RuntimeSource = () => Promise.reject(new Error('this script carries no chat runtime'));
 
-/** Where every `<chat-widget>` of this script gets the chat's runtime (index.ts, loader.ts). */
+/** Where every `<chat-widget>` of this script gets the chat's runtime (entries/chat-widget.ts, entries/loader.ts). */
 export function setRuntimeSource(source: RuntimeSource) {
   runtimeSource = source;
 }

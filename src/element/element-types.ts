@@ -1,8 +1,9 @@
 // `<chat-widget>` as page code and frameworks see it: its properties, the attributes markup
-// writes, and the global maps that make the tag known to TypeScript (`document.querySelector`,
-// Preact's JSX). Its events are typed in events.ts (`HTMLElementEventMap`). Types only: nothing
-// here runs, so framework bindings (src/entries/react.tsx) can share it without bundling the element.
-import type { JSX as PreactJSX } from 'preact';
+// writes, and the global map that makes the tag known to TypeScript (`document.querySelector`).
+// Its events are typed in contract/events.ts (`HTMLElementEventMap`). Types only: nothing here
+// runs, so framework bindings (src/entries/react.tsx) can share it without bundling the element.
+// The JSX of Preact and Vue is typed in entries of their own (preact.d.ts, vue.d.ts), so these
+// types name no package a site may not have.
 import type { Mode, Placement, Theme } from '../contract/attributes';
 
 /**
@@ -55,13 +56,5 @@ export type ChatWidgetAttributes = {
 declare global {
   interface HTMLElementTagNameMap {
     'chat-widget': HTMLChatWidgetElement;
-  }
-}
-
-declare module 'preact' {
-  namespace JSX {
-    interface IntrinsicElements {
-      'chat-widget': PreactJSX.HTMLAttributes<HTMLChatWidgetElement> & ChatWidgetAttributes;
-    }
   }
 }

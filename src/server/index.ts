@@ -15,7 +15,7 @@ import { RealtimeHub } from './realtime/hub';
 import { startEventLog } from './features/sync/event-log';
 import { DEFAULT_SYNC_SETTINGS, type SyncSettings } from './features/sync/sync-settings';
 import { DEFAULT_TRANSLATOR, type TranslatorSettings } from './features/translation/translator';
-import { DEFAULT_GIPHY, type GiphySettings } from './features/giphy/giphy-service';
+import { DEFAULT_GIPHY, type GiphySettings } from './features/commands/giphy-service';
 import { attachWebSocket } from './realtime/handshake';
 import { connectUser } from './features/users/connect-user';
 import { scheduleAllExpiries } from './events/expiry';

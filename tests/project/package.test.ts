@@ -41,4 +41,18 @@ describe('the packed widget', () => {
     expect(files.has('dist/chat-widget.js') && files.has('dist/chat-widget.loader.js')).toBe(true);
     expect([...files].filter((path) => !path.startsWith('dist/') && !/^(package\.json|README\.md|LICENSE)$/i.test(path))).toEqual([]);
   });
+
+  it("ships declarations that name no package but the one their entry is for", () => {
+    // A site without Preact or Vue type-checks the element's own types (even with skipLibCheck
+    // off): only the framework entries name their framework.
+    const named = (file: string) => {
+      const text = readFileSync(join(dir, 'package', 'dist', file), 'utf8');
+      const specifiers = [...text.matchAll(/(?:from|import\(|declare module) ['"]([^'"]+)['"]/g)].map((match) => match[1] as string);
+      return [...new Set(specifiers.filter((specifier) => !specifier.startsWith('.') && !specifier.startsWith('chat-widget')))].sort();
+    };
+    expect(named('chat-widget.d.ts')).toEqual([]);
+    expect(named('react.d.ts')).toEqual(['react']);
+    expect(named('preact.d.ts')).toEqual(['preact']);
+    expect(named('vue.d.ts')).toEqual(['vue']);
+  });
 });

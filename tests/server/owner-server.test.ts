@@ -20,7 +20,7 @@ afterAll(async () => {
   await harness?.close();
 });
 
-describe('the README\'s server code', () => {
+describe('the documented server code', () => {
   it('sets up support, bans the spammer, and its webhook handler verifies what it receives', async () => {
     const events: Event[] = [];
     const hooks = createServer(webhookHandler(harness.admin, (event: Event) => events.push(event)));

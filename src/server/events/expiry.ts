@@ -1,6 +1,6 @@
 // Things that happen at a stored time: pins expire (message.updated, unpinned), mutes expire
 // (the muter's mute list event) and reminders come due (notification.reminder_due). Each kind
-// keeps one timer armed for its earliest pending row (see timers.ts); whatever changes that row
+// keeps one timer armed for its earliest pending row (see infra/timers.ts); whatever changes that row
 // set calls its schedule function again, and startup arms all three.
 import type { ServerContext } from '../http/context';
 import { publishMessageEvent } from './message-events';

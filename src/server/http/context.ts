@@ -4,7 +4,7 @@ import type { FileUploadConfig } from 'stream-chat';
 import type { PushOptions } from '../features/push/push-options';
 import type { SyncSettings } from '../features/sync/sync-settings';
 import type { TranslatorSettings } from '../features/translation/translator';
-import type { GiphySettings } from '../features/giphy/giphy-service';
+import type { GiphySettings } from '../features/commands/giphy-service';
 import type { Subject } from '../auth/tokens';
 import type { BodyLimits } from '../limits';
 import type { ChangeFeed } from '../infra/change-feed';
@@ -30,7 +30,7 @@ export type ServerConfig = {
   push?: PushOptions;
   /** The translation service (features/translation); absent: translation is not configured. */
   translation?: TranslatorSettings;
-  /** The Giphy search API behind `/giphy` (features/giphy); absent: `/giphy` is not available. */
+  /** The Giphy search API behind `/giphy` (features/commands/giphy-*.ts); absent: `/giphy` is not available. */
   giphy?: GiphySettings;
 };
 

@@ -1,11 +1,11 @@
 // Sending messages: `POST /channels/{type}/{id}/message` (the work is features/messages/send-message.ts),
-// and a message's actions, `POST /messages/{id}/action` (a /giphy preview's: features/giphy).
+// and a message's actions, `POST /messages/{id}/action` (a /giphy preview's: features/commands/giphy-actions.ts).
 import { Hono } from 'hono';
 import type { SendMessageAPIResponse } from 'stream-chat';
 import { actorFor, requireUser } from '../auth/actor';
 import { sendMessage } from '../features/messages/send-message';
-import { runMessageAction } from '../features/giphy/giphy-actions';
-import { lookUpGiphy } from '../features/giphy/giphy-previews';
+import { runMessageAction } from '../features/commands/giphy-actions';
+import { lookUpGiphy } from '../features/commands/giphy-previews';
 import { pendingOption } from '../features/messages/pending-messages';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';

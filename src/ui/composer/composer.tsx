@@ -1,4 +1,4 @@
-import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ClipboardEvent, type KeyboardEvent, type RefObject } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, useSyncExternalStore, type ClipboardEvent, type KeyboardEvent, type RefObject } from 'react';
 import type { AttachmentManagerState, MessageComposer, MessageComposerState, TextComposerState } from 'stream-chat';
 import type { SendResult } from '../../session/channel-handle';
 import { useStateStore } from '../../session/use-state-store';
@@ -23,15 +23,23 @@ const COUNTER_FROM_REMAINING = 200;
 /**
  * `derive(composer)`, computed afresh on every render, and a re-render when a change of the
  * text or of the limit changes its value: the send button and the counter follow what they
- * show (sendable or not, characters left near the limit), not every keystroke.
+ * show (sendable or not, characters left near the limit), not every keystroke. React's own
+ * external-store hook, with one snapshot for both stores: a value changed by one store and
+ * changed back by the other is never mistaken for no change.
  */
 function useFromText<T>(composer: MessageComposer, derive: (composer: MessageComposer) => T): T {
-  // One selector for both stores: it reads the composer's getters, so each store's change
-  // re-renders only when the derived value moved (useStateStore compares the slices).
-  const select = useMemo(() => () => ({ value: derive(composer) }), [composer, derive]);
-  useStateStore(composer.textComposer.state, select);
-  useStateStore(composer.configState, select);
-  return derive(composer);
+  const subscribe = useCallback(
+    (changed: () => void) => {
+      const unsubscribeText = composer.textComposer.state.subscribe(changed);
+      const unsubscribeConfig = composer.configState.subscribe(changed);
+      return () => {
+        unsubscribeText();
+        unsubscribeConfig();
+      };
+    },
+    [composer],
+  );
+  return useSyncExternalStore(subscribe, () => derive(composer));
 }
 
 /** Characters left (negative: over), or null with no limit. */

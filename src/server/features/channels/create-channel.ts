@@ -1,7 +1,9 @@
 // Creating a channel, whoever creates it: a client's or server-side query of a channel that does
 // not exist (routes/channels.ts), a campaign's message to a channel it may create
-// (features/campaigns), an import's channel item (features/import-export). The id rules, the distinct
-// channel of a member set and what of `data` is custom live here so that all three agree.
+// (features/campaigns), an import's channel item (features/import-export). The id rule, the distinct
+// channel of a member set and what of `data` is custom live here so that all three agree. The
+// route and campaigns check an id they are given with `isChannelId`, each in its own words; an
+// import keeps the ids of the file it imports, as the provider's import does.
 import { createHash } from 'node:crypto';
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';

@@ -5,7 +5,7 @@
 // - `/ban @user [reason]`, `/unban @user`: channel bans, as `/moderation/ban` makes them
 //   (features/moderation/bans.ts);
 // - `/giphy cats`: with a Giphy API configured, the preview of a GIF only the sender sees, with
-//   Send, Shuffle and Cancel (features/giphy); without one, an error: GIPHY is not available.
+//   Send, Shuffle and Cancel (features/commands/giphy-*.ts); without one, an error: GIPHY is not available.
 // Like the provider, a built-in answers only the sender: the HTTP response carries an
 // `ephemeral` confirmation or an `error` message, nothing is stored and nobody else is told
 // (except by the ban events). Custom commands (`/commands`) are sent as ordinary messages;
@@ -24,7 +24,7 @@ import { mayMuteUsers, muteUsers, unmuteUsers } from '../moderation/user-mutes';
 import { channelSettings } from '../../auth/channel-access';
 import { typeCommands } from '../../auth/channel-types';
 import { BUILTIN_NAMES, channelCommands } from '../../present/commands';
-import { giphyReply } from '../giphy/giphy-previews';
+import { giphyReply } from './giphy-previews';
 
 const COMMAND_TEXT = /^\/([A-Za-z0-9_-]+)(?:\s+([\s\S]*))?$/;
 
