@@ -1,4 +1,4 @@
-import { del, get, set, update } from 'idb-keyval';
+import { del, get, update } from 'idb-keyval';
 import type { AppSettingsAPIResponse, Channel, ChannelAPIResponse, MessageResponse, UserResponse } from 'stream-chat';
 import { kept } from './browser-store';
 
@@ -55,12 +55,25 @@ function responseOf(channel: Channel): ChannelAPIResponse | null {
   } as ChannelAPIResponse;
 }
 
-/** Keeps the app's settings beside the visitor's channels (only where something of them is kept). */
+/**
+ * Keeps the app's settings beside the visitor's channels (only where something of them is kept),
+ * in one transaction, so a save of the channels meanwhile is not written over.
+ */
 export const saveAppSettings = (apiKey: string, identity: string, appSettings: AppSettingsAPIResponse): Promise<unknown> =>
-  kept(async (store) => {
-    const previous = await get<VisitorCache>(keyOf(apiKey, identity), store);
-    if (previous) await set(keyOf(apiKey, identity), { ...previous, appSettings }, store);
-  });
+  kept((store) =>
+    store('readwrite', (objects) => {
+      const key = keyOf(apiKey, identity);
+      const request = objects.get(key);
+      request.onsuccess = () => {
+        const previous = request.result as VisitorCache | undefined;
+        if (previous) objects.put({ ...previous, appSettings }, key);
+      };
+      return new Promise<void>((resolve, reject) => {
+        objects.transaction.oncomplete = () => resolve();
+        objects.transaction.onerror = objects.transaction.onabort = () => reject(objects.transaction.error);
+      });
+    }),
+  );
 
 /**
  * Keeps the channels' latest pages (and the visitor's user and unread total) for the next open:
@@ -81,15 +94,15 @@ export function saveChannels(apiKey: string, identity: string, channels: Channel
       keyOf(apiKey, identity),
       (previous) => {
         const others = previous?.user.id === own.id ? previous.channels.filter((entry) => !cids.has(entry.response.channel.cid)) : [];
-        const kept = [...others, ...saved].slice(-MAX_CHANNELS);
+        const entries = [...others, ...saved].slice(-MAX_CHANNELS);
         // Over the size, the channels saved longest ago go first; the last one saved stays.
-        const sizes = kept.map((entry) => JSON.stringify(entry).length);
+        const sizes = entries.map((entry) => JSON.stringify(entry).length);
         let size = sizes.reduce((sum, entry) => sum + entry, 0);
-        while (kept.length > 1 && size > MAX_BYTES) {
-          kept.shift();
+        while (entries.length > 1 && size > MAX_BYTES) {
+          entries.shift();
           size -= sizes.shift() ?? 0;
         }
-        return { user: own, totalUnread, channels: kept, appSettings: previous?.appSettings };
+        return { user: own, totalUnread, channels: entries, appSettings: previous?.appSettings };
       },
       store,
     ),
