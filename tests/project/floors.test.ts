@@ -2,10 +2,10 @@
 // on a lower floor, so each part can be read, tested and replaced from the bottom up. Type-only
 // imports are free: they vanish from the build and carry no behaviour. Folders on the same
 // floor stay apart (the element and the session share only what sits below them both).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import ts from 'typescript';
+import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { resolveImport, runtimeImports, sources } from './source-imports';
 
 /** Floors, lowest first: folders, or modules at the top of a folder (without their extension). */
 const FLOORS: string[][] = [
@@ -36,14 +36,6 @@ const FLOORS: string[][] = [
 
 const SRC = resolve('src'); // vitest runs from the project's root
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sources(path);
-    return /\.tsx?$/.test(name) ? [path] : [];
-  });
-}
-
 /** The listed folder (or top-level module) a file belongs to: the longest listed prefix of its path under src. */
 function folderOf(file: string): string | undefined {
   const path = relative(SRC, file);
@@ -54,32 +46,8 @@ function folderOf(file: string): string | undefined {
 
 const floorOf = (folder: string) => FLOORS.findIndex((floor) => floor.includes(folder));
 
-/** Relative specifiers this file imports or re-exports at run time (type-only ones left out). */
-function runtimeImports(file: string): string[] {
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
-  const found: string[] = [];
-  const visit = (node: ts.Node) => {
-    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
-      const clause = node.importClause;
-      const typeOnly =
-        clause?.isTypeOnly ||
-        (clause && !clause.name && clause.namedBindings && ts.isNamedImports(clause.namedBindings) &&
-          clause.namedBindings.elements.length > 0 && clause.namedBindings.elements.every((e) => e.isTypeOnly));
-      if (!typeOnly) found.push(node.moduleSpecifier.text);
-    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      if (!node.isTypeOnly) found.push(node.moduleSpecifier.text);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
-      const [arg] = node.arguments;
-      if (arg && ts.isStringLiteral(arg)) found.push(arg.text);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found.filter((specifier) => specifier.startsWith('.'));
-}
-
 describe("the house's floors", () => {
-  const files = sources(SRC).filter((file) => !file.endsWith('.d.ts'));
+  const files = sources(SRC);
 
   it('lists every folder', () => {
     const unlisted = files.filter((file) => !folderOf(file));
@@ -101,13 +69,29 @@ describe("the house's floors", () => {
     for (const file of files) {
       const from = folderOf(file);
       if (!from) continue;
-      for (const specifier of runtimeImports(file)) {
-        const target = resolve(dirname(file), specifier);
-        const to = folderOf(`${target}.ts`);
+      for (const specifier of runtimeImports(file).filter((specifier) => specifier.startsWith('.'))) {
+        const to = folderOf(resolveImport(file, specifier) ?? `${resolve(dirname(file), specifier)}.ts`);
         if (!to || to === from) continue;
         if (floorOf(to) >= floorOf(from)) wrong.push(`${relative(SRC, file)} → ${specifier} (${from} → ${to})`);
       }
     }
     expect(wrong).toEqual([]);
+  });
+
+  it('has no import cycle', () => {
+    // Run-time imports only: a cycle of them decides the order modules are evaluated in.
+    const edges = new Map(files.map((file) => [file, runtimeImports(file).flatMap((specifier) => resolveImport(file, specifier) ?? [])]));
+    const state = new Map<string, 'open' | 'done'>();
+    const cycles: string[] = [];
+    const visit = (file: string, path: string[]) => {
+      state.set(file, 'open');
+      for (const next of edges.get(file) ?? []) {
+        if (state.get(next) === 'open') cycles.push([...path.slice(path.indexOf(next)), next].map((f) => relative(SRC, f)).join(' → '));
+        else if (!state.has(next)) visit(next, [...path, next]);
+      }
+      state.set(file, 'done');
+    };
+    for (const file of files) if (!state.has(file)) visit(file, [file]);
+    expect(cycles).toEqual([]);
   });
 });

@@ -4,8 +4,9 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { packageOf, runtimeImports, sources } from './source-imports';
 
 type Exports = string | { [condition: string]: Exports };
 
@@ -54,5 +55,28 @@ describe('the packed widget', () => {
     expect(named('react.d.ts')).toEqual(['react']);
     expect(named('preact.d.ts')).toEqual(['preact']);
     expect(named('vue.d.ts')).toEqual(['vue']);
+  });
+});
+
+// The local backend as a package of its own: what it imports at run time is what it lists, and
+// its command starts it.
+describe('the backend package', () => {
+  const manifest = JSON.parse(readFileSync(resolve('src/server/package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+    bin: Record<string, string>;
+  };
+
+  it('lists every package the backend imports at run time, and no other', () => {
+    const imported = new Set(sources(resolve('src/server')).flatMap((file) => runtimeImports(file).flatMap((specifier) => packageOf(specifier) ?? [])));
+    // tsx is not imported by the TypeScript: its command loads the backend through it.
+    imported.add('tsx');
+    expect(Object.keys(manifest.dependencies).sort()).toEqual([...imported].sort());
+  });
+
+  it('has a command that runs the backend', () => {
+    const command = resolve('src/server', manifest.bin['chat-widget-server'] as string);
+    const usage = execFileSync(process.execPath, [command, '--help'], { encoding: 'utf8' });
+    expect(usage).toMatch(/^Usage: chat-widget-server \[options\]/);
+    expect(usage).toContain('--port');
   });
 });
