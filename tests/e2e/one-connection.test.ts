@@ -81,13 +81,17 @@ const unexpected = (errors: string[]) => errors.filter((error) => !/WebSocket co
  * Freezes a tab as the browser does a hidden one: the `freeze` event, then no script runs until
  * the returned function wakes it (its sockets stay open, their frames wait). Headless Chromium
  * shows every page, and the DevTools lifecycle call freezes only a hidden page, so the script is
- * held by the debugger instead.
+ * held by the debugger instead: at a `debugger` statement it runs, not by `Debugger.pause`, which
+ * waits for the page's next script and never comes on a tab that runs none meanwhile.
  */
 async function freeze(page: Page): Promise<() => Promise<void>> {
   const debuggerSession = await page.context().newCDPSession(page);
   await page.evaluate(() => document.dispatchEvent(new Event('freeze')));
   await debuggerSession.send('Debugger.enable');
-  await debuggerSession.send('Debugger.pause');
+  const paused = new Promise<void>((resolve) => debuggerSession.once('Debugger.paused', () => resolve()));
+  // Answered only once resumed.
+  void debuggerSession.send('Runtime.evaluate', { expression: 'debugger' }).catch(() => undefined);
+  await paused;
   return async () => {
     await debuggerSession.send('Debugger.resume');
     await debuggerSession.send('Debugger.disable');
