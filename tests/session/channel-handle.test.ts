@@ -2,9 +2,9 @@
 // what an event changed: in a busy channel, each needless update re-renders the message list.
 import { waitFor } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
-import type { StreamChat } from 'stream-chat';
+import { StreamChat } from 'stream-chat';
 import { ChannelHandle } from '../../src/session/channel-handle';
-import { otherUser, useBackend } from '../ui/backend';
+import { API_KEY, API_SECRET, otherUser, useBackend } from '../ui/backend';
 
 const backend = useBackend();
 
@@ -66,6 +66,38 @@ describe('ChannelHandle', () => {
       const member = handle.state.getLatestValue().members.find((m) => m.user?.id === 'carol');
       expect(member?.user?.online).toBe(true);
       await carol.disconnectUser();
+    } finally {
+      await alice.disconnectUser();
+    }
+  });
+
+  it('marks nothing read between the recovery\'s new page and the catch-up that shows the missed messages', async () => {
+    const alice = await otherUser(backend.server.url, 'alice');
+    const owner = new StreamChat(API_KEY, API_SECRET, { baseURL: backend.server.url });
+    const channel = owner.channel('messaging', `recovery-${Date.now()}`, { members: ['alice', 'bob'], created_by_id: 'bob' } as never);
+    await channel.create();
+    await channel.sendMessage({ text: 'before', user_id: 'bob' });
+    try {
+      const handle = new ChannelHandle(alice, { type: 'messaging', id: channel.id ?? '' });
+      await handle.load();
+      // Away: the socket is closed while bob writes more than a catch-up brings (131 unread with the one before).
+      await alice.closeConnection();
+      for (let i = 0; i < 130; i++) await channel.sendMessage({ text: `missed ${i}`, user_id: 'bob' });
+      await alice.openConnection();
+      // Whatever asks to mark read while the catch-up is under way (a scroll as the offline
+      // banner goes) must not: the list does not show the missed messages yet.
+      let asked = false;
+      const recovered = alice.on('connection.recovered', () => {
+        asked = true;
+        void handle.markRead();
+      });
+      await alice.recoverState();
+      recovered.unsubscribe();
+      expect(asked).toBe(true);
+      await waitFor(() => expect(handle.state.getLatestValue().hasNewer).toBe(true));
+      expect(handle.state.getLatestValue().unreadCount).toBe(131);
+      const [stored] = await owner.queryChannelsRequest({ cid: channel.cid }, {}, { user_id: 'alice' } as never);
+      expect(stored?.read?.find((entry) => entry.user.id === 'alice')?.unread_messages).toBe(131);
     } finally {
       await alice.disconnectUser();
     }
