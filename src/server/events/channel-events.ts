@@ -98,10 +98,11 @@ export function notifyInvitation(ctx: ServerContext, row: ChannelRow, type: Invi
 }
 
 /**
- * A channel just made, heard: each added member by notification.added_to_channel, and
- * webhooks by channel.created (a client's create and a campaign's alike).
+ * A channel just made, heard: each added member by notification.added_to_channel, each
+ * invited one by notification.invited, and webhooks by channel.created (a client's create and
+ * a campaign's alike).
  */
-export function announceChannelCreated(ctx: ServerContext, row: ChannelRow, others: string[], creatorId: string, now: string) {
+export function announceChannelCreated(ctx: ServerContext, row: ChannelRow, others: string[], invited: string[], creatorId: string, now: string) {
   const presenter = new Presenter(ctx);
   const members = new Map<string, ChannelMemberResponse>();
   for (const memberId of others) {
@@ -109,5 +110,9 @@ export function announceChannelCreated(ctx: ServerContext, row: ChannelRow, othe
     if (member) members.set(memberId, presenter.member(member));
   }
   notifyAddedToChannel(ctx, row, others, members);
+  for (const userId of invited) {
+    const member = ctx.store.channels.member(row.cid, userId);
+    if (member) announceToUsers(ctx, [userId], event(ctx, 'notification.invited', row, userId, { member: presenter.member(member), user: presenter.user(userId) }));
+  }
   ctx.changes.emit({ type: 'channel.created', ...envelope(row), channel: channelForEvents(ctx, row, presenter), user: presenter.user(creatorId), created_at: now });
 }

@@ -137,10 +137,12 @@ export class Presenter extends UserPresenter {
     const preloaded = this.memberBans.get(`${row.cid} ${row.user_id}`);
     const ban = preloaded === undefined ? this.ctx.store.bans.inChannel(row.cid, row.user_id) : (preloaded ?? undefined);
     return {
+      ...(JSON.parse(row.custom || '{}') as Record<string, unknown>),
       user_id: row.user_id,
       user: this.user(row.user_id),
       role: row.role,
       channel_role: row.channel_role,
+      is_moderator: row.channel_role === 'channel_moderator',
       status: row.invited ? (row.invite_accepted_at ? 'member' : row.invite_rejected_at ? 'rejected' : 'pending') : 'member',
       ...(row.invited ? { invited: true } : {}),
       ...(row.invite_accepted_at ? { invite_accepted_at: row.invite_accepted_at } : {}),

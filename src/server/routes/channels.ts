@@ -1,6 +1,6 @@
 // Channels: queryChannels (`POST /channels`), getOrCreate/watch (`POST /channels/{type}[/{id}]/query`)
 // and stop-watching. Querying a channel that does not exist creates it, with the querying user
-// as its owner and `data.members` as members; without an id the channel is the distinct channel
+// as its owner, `data.members` as members and `data.invites` as invited members; without an id the channel is the distinct channel
 // of its member set, found again by a deterministic id.
 import { Hono, type Context } from 'hono';
 import type { QueryChannelAPIResponse, QueryChannelsAPIResponse } from 'stream-chat';
@@ -126,6 +126,7 @@ function existingOrCreated(
     creatorId: creator.id,
     creatorJoins: true,
     memberIds: [creator.id, ...memberIds],
+    invitedIds: idList(data.invites, 'data.invites'),
     data,
     announce: true,
   });

@@ -41,6 +41,8 @@ export type MemberRow = {
   invite_rejected_at: string | null;
   hidden: number;
   history_cleared_at: string | null;
+  /** The member's own custom fields, a JSON object. */
+  custom: string;
 };
 
 export type NewChannel = {

@@ -1,5 +1,6 @@
 // Membership changes beyond joining (which channels.ts does on create and add): leaving or being
-// removed, and each member's own pinned/archived marks that sort and filter their channel list.
+// removed, each member's own pinned/archived marks that sort and filter their channel list, and
+// the member's custom fields.
 import type { Db } from './db';
 import { readStateChanged } from './reads';
 import type { MemberRow } from './channels';
@@ -12,7 +13,7 @@ export function createMembershipStore(db: Db) {
   );
   const member = db.prepare<[string, string], MemberRow>('SELECT * FROM members WHERE cid = ? AND user_id = ?');
   const setMarks = db.prepare(
-    `UPDATE members SET pinned_at = @pinnedAt, archived_at = @archivedAt, updated_at = @now
+    `UPDATE members SET pinned_at = @pinnedAt, archived_at = @archivedAt, custom = @custom, updated_at = @now
      WHERE cid = @cid AND user_id = @userId`,
   );
   const channelsOf = db.prepare<[string], { cid: string }>('SELECT cid FROM members WHERE user_id = ?');
@@ -39,8 +40,8 @@ export function createMembershipStore(db: Db) {
       if (removed.length) recount.run({ cid });
       return removed;
     },
-    /** Sets the member's pinned_at / archived_at (undefined keeps the stored value). */
-    mark(cid: string, userId: string, marks: { pinnedAt?: string | null; archivedAt?: string | null }, now: string) {
+    /** Sets the member's pinned_at / archived_at and custom fields (undefined keeps the stored value). */
+    mark(cid: string, userId: string, marks: { pinnedAt?: string | null; archivedAt?: string | null; custom?: Record<string, unknown> }, now: string) {
       const current = member.get(cid, userId);
       if (!current) return undefined;
       setMarks.run({
@@ -49,6 +50,7 @@ export function createMembershipStore(db: Db) {
         now,
         pinnedAt: marks.pinnedAt === undefined ? current.pinned_at : marks.pinnedAt,
         archivedAt: marks.archivedAt === undefined ? current.archived_at : marks.archivedAt,
+        custom: marks.custom === undefined ? current.custom : JSON.stringify(marks.custom),
       });
       return member.get(cid, userId);
     },

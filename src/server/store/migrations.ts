@@ -653,6 +653,10 @@ export const migrations: Migration[] = [
         FROM reads r LEFT JOIN read_clocks k ON k.cid = r.cid;
     `);
   },
+  // A member's own custom fields (set and unset by the per-member partial update).
+  (db) => {
+    db.exec(`ALTER TABLE members ADD COLUMN custom TEXT NOT NULL DEFAULT '{}'`);
+  },
 ];
 
 export function migrate(db: Database): void {

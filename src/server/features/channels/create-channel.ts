@@ -17,7 +17,7 @@ const CHANNEL_ID = /^[A-Za-z0-9_!-]{1,64}$/;
 export const RESERVED_DATA = new Set([
   'id', 'type', 'cid', 'name', 'members', 'created_by', 'created_by_id', 'created_at', 'updated_at',
   'deleted_at', 'last_message_at', 'member_count', 'message_count', 'config', 'own_capabilities',
-  'frozen', 'disabled', 'hidden', 'truncated_at', 'team', 'filter_tags', 'blocked',
+  'frozen', 'disabled', 'hidden', 'truncated_at', 'team', 'filter_tags', 'blocked', 'invites',
 ]);
 
 /** Whether `id` is one a channel can have: letters, numbers and "!-_", 1 to 64 characters. */
@@ -50,6 +50,11 @@ export type NewChannel = {
    * creator joins as a member. Every one of them must exist.
    */
   memberIds: string[];
+  /**
+   * Who is invited rather than added (`data.invites`): they are members with an invitation to
+   * accept or reject, listed in `memberIds` or not, and start reading when they accept.
+   */
+  invitedIds?: string[];
   /** Channel roles to give members on creation (a campaign's `members_template`). */
   channelRoles?: ReadonlyMap<string, string>;
   /** The channel's `data`: its name and custom fields. */
@@ -64,19 +69,19 @@ export type NewChannel = {
 
 /**
  * Creates the channel, the caller having found none alive with that cid and checked who may
- * create it. One soft-deleted is created anew, as if it never existed: its old rows go first.
+ * create it. One soft-deleted is created anew, as if it never existed: its old rows go, in the
+ * same transaction, once everything asked of the new one has been checked.
  */
 export function createChannel(ctx: ServerContext, channel: NewChannel): ChannelRow {
   const { store } = ctx;
   const { type, id, creatorId, creatorJoins } = channel;
   const cid = `${type}:${id}`;
-  const found = store.channels.get(cid);
-  if (found) store.channelAdmin.hardDelete(found.cid);
-  const listed = [...new Set(channel.memberIds)];
+  const invited = new Set((channel.invitedIds ?? []).filter((userId) => userId !== creatorId));
+  const listed = [...new Set(channel.memberIds)].filter((userId) => !invited.has(userId));
   const readers = creatorJoins && !listed.includes(creatorId) ? [creatorId, ...listed] : listed;
   const others = listed.filter((memberId) => memberId !== creatorId);
-  const known = store.users.getMany(others);
-  const unknown = others.filter((memberId) => !known.has(memberId));
+  const known = store.users.getMany([...others, ...invited]);
+  const unknown = [...others, ...invited].filter((memberId) => !known.has(memberId));
   if (unknown.length) {
     throw ApiError.input(
       `The following users are involved in channel create operation, but don't exist: [${unknown.join(', ')}]`,
@@ -86,9 +91,12 @@ export function createChannel(ctx: ServerContext, channel: NewChannel): ChannelR
   const custom = withoutKeys(channel.data, channel.notCustom ?? RESERVED_DATA);
   const now = channel.now ?? new Date().toISOString();
   const row = store.transaction(() => {
+    // A soft-deleted channel of this cid is replaced only once the new one is known to be valid.
+    if (store.channels.get(cid)) store.channelAdmin.hardDelete(cid);
     store.channels.create({ type, id, name, custom, createdById: creatorId, now });
     if (creatorJoins) store.channels.addMembers(cid, [creatorId], 'owner', now);
     store.channels.addMembers(cid, others, 'member', now);
+    store.channelAdmin.invite(cid, [...invited], now);
     for (const [userId, channelRole] of channel.channelRoles ?? []) {
       if (userId === creatorId && creatorJoins) continue;
       store.channelAdmin.setRole(cid, userId, channelRole === 'channel_moderator' ? 'moderator' : 'member', channelRole, now);
@@ -96,6 +104,6 @@ export function createChannel(ctx: ServerContext, channel: NewChannel): ChannelR
     store.reads.start(cid, readers, now);
     return store.channels.get(cid) as ChannelRow;
   });
-  if (channel.announce) announceChannelCreated(ctx, row, others, creatorId, now);
+  if (channel.announce) announceChannelCreated(ctx, row, others, [...invited], creatorId, now);
   return row;
 }

@@ -91,7 +91,9 @@ export function updateChannel(ctx: ServerContext, row: ChannelRow, actor: Actor,
       const updated = store.channelAdmin.setRole(row.cid, userId, role, channelRole, now);
       if (updated) result.updated.push(updated);
     }
-    if (answer !== undefined && actor.id !== null) {
+    // Answering again as before changes nothing: the first answer's time stands, and nobody hears it twice.
+    const sameAnswer = answer ? Boolean(access.member?.invite_accepted_at) : Boolean(access.member?.invite_rejected_at);
+    if (answer !== undefined && actor.id !== null && !sameAnswer) {
       result.answered = store.channelAdmin.answerInvite(row.cid, actor.id, answer, now);
       if (answer) store.reads.start(row.cid, [actor.id], now);
     }

@@ -126,6 +126,46 @@ describe('moderators, roles and invitations', () => {
     await expect(erin.channel('messaging', 'invites').query({})).rejects.toMatchObject({ code: 17 });
   });
 
+  it('makes the invites given at creation invited members, who answer once; someone never invited cannot answer', async () => {
+    const bob = await harness.connect('bob');
+    const carol = await harness.connect('carol');
+    const invited = nextEvent(bob, 'notification.invited', (e) => e.cid === 'messaging:invited-at-creation');
+    const ownerChannel = harness.admin.channel('messaging', 'invited-at-creation', { members: ['alice', 'bob', 'carol'], invites: ['bob'], created_by_id: 'alice' } as never);
+    await ownerChannel.create();
+    const created = await ownerChannel.query({});
+    const byId = (id: string) => created.members.find((m) => m.user_id === id);
+    expect(byId('bob')).toMatchObject({ invited: true });
+    expect(byId('bob')?.invite_accepted_at).toBeUndefined();
+    expect(byId('carol')?.invited).toBeFalsy();
+    expect(created.channel).not.toHaveProperty('invites');
+    expect((await invited).member).toMatchObject({ user_id: 'bob', invited: true });
+
+    const bobChannel = bob.channel('messaging', 'invited-at-creation');
+    await bobChannel.watch();
+    const accepted = await bobChannel.acceptInvite({ message: { text: 'Glad to join' } } as never);
+    const first = accepted.members.find((m) => m.user_id === 'bob')?.invite_accepted_at;
+    expect(first).toEqual(expect.any(String));
+    expect(accepted.message).toMatchObject({ text: 'Glad to join', user: expect.objectContaining({ id: 'bob' }) });
+    // A second accept changes nothing: the first answer's time stands.
+    const again = await bobChannel.acceptInvite();
+    expect(again.members.find((m) => m.user_id === 'bob')?.invite_accepted_at).toBe(first);
+
+    const carolChannel = carol.channel('messaging', 'invited-at-creation');
+    await carolChannel.watch();
+    await expect(carolChannel.acceptInvite()).rejects.toMatchObject({ code: 4 });
+    await expect(carolChannel.rejectInvite()).rejects.toMatchObject({ code: 4 });
+
+    // An invite can also be rejected, which is recorded with its time.
+    const rejectingChannel = harness.admin.channel('messaging', 'rejected-at-creation', { members: ['alice'], invites: ['carol'], created_by_id: 'alice' } as never);
+    await rejectingChannel.create();
+    const rejecting = await rejectingChannel.query({});
+    expect(rejecting.members.find((m) => m.user_id === 'carol')).toMatchObject({ invited: true });
+    const carolRejects = carol.channel('messaging', 'rejected-at-creation');
+    await carolRejects.watch();
+    const rejected = await carolRejects.rejectInvite();
+    expect(rejected.members.find((m) => m.user_id === 'carol')).toMatchObject({ invite_rejected_at: expect.any(String) });
+  });
+
   it('assigns a custom channel role that a grant gives powers to', async () => {
     await harness.admin.createRole('channel_helper');
     await harness.admin.updateChannelType('team', { grants: { channel_helper: ['read-channel', 'create-message', 'pin-message', 'update-message'] } });

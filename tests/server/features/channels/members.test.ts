@@ -1,5 +1,5 @@
 // Members and watchers: adding and removing members, leaving, presence, and each member's own
-// pinned/archived marks driving the channel list's order and filters.
+// pinned/archived marks driving the channel list's order and filters, their custom fields and roles.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectEvents, createUsers, nextEvent, startHarness, type Harness } from '../../helpers';
 import { watchingPair } from '../../scenes';
@@ -149,5 +149,39 @@ describe('pinned and archived channels', () => {
     const server = harness.admin.channel('messaging', 'marks-refused');
     await expect(server.partialUpdateMember('carol', { set: { pinned: true } })).rejects.toMatchObject({ code: 16 });
     await expect(ac.updateMemberPartial({ set: { channel_role: 'x' } as never })).rejects.toMatchObject({ code: 4 });
+  });
+});
+
+describe('member fields', () => {
+  it('sets and unsets a member\'s custom fields, shown on the member object beside pinned and archived', async () => {
+    const { ac, bc } = await watchingPair(harness, 'member-custom');
+    const seen = nextEvent(bc, 'member.updated', (e) => e.member?.user_id === 'alice');
+    const set = await ac.updateMemberPartial({ set: { hat: 'blue', pinned: true } as never });
+    expect(set.channel_member).toMatchObject({ user_id: 'alice', hat: 'blue', pinned_at: expect.any(String) });
+    expect((await seen).member).toMatchObject({ hat: 'blue' });
+    const server = harness.admin.channel('messaging', 'member-custom');
+    const again = await server.updateMemberPartial({ set: { shoes: 'red' } as never }, { userId: 'alice' });
+    expect(again.channel_member).toMatchObject({ hat: 'blue', shoes: 'red' });
+    const unset = await ac.updateMemberPartial({ unset: ['hat'] as never });
+    expect(unset.channel_member).not.toHaveProperty('hat');
+    expect(unset.channel_member).toMatchObject({ shoes: 'red', pinned_at: expect.any(String) });
+    const { members } = await server.queryMembers({ user_id: 'alice' });
+    expect(members[0]).toMatchObject({ shoes: 'red' });
+    expect(members[0]).not.toHaveProperty('hat');
+    await expect(ac.updateMemberPartial({ set: { big: 'x'.repeat(6000) } as never })).rejects.toMatchObject({ code: 4 });
+  });
+
+  it('answers moderator changes with is_moderator, and a role given on adding comes back through assignRoles', async () => {
+    await harness.admin.channel('messaging', 'member-roles', { members: ['alice', 'bob'], created_by_id: 'alice' } as never).create();
+    const server = harness.admin.channel('messaging', 'member-roles');
+    const promoted = await server.addModerators(['bob']);
+    expect(promoted.members.find((m) => m.user_id === 'bob')).toMatchObject({ is_moderator: true, channel_role: 'channel_moderator' });
+    const demoted = await server.demoteModerators(['bob']);
+    expect(demoted.members.find((m) => m.user_id === 'bob')).toMatchObject({ is_moderator: false, channel_role: 'channel_member' });
+
+    const added = await server.addMembers([{ user_id: 'carol', channel_role: 'channel_moderator' }]);
+    expect(added.members.find((m) => m.user_id === 'carol')).toMatchObject({ channel_role: 'channel_moderator', is_moderator: true });
+    const assigned = await server.assignRoles([{ user_id: 'carol', channel_role: 'channel_member' }]);
+    expect(assigned.members.find((m) => m.user_id === 'carol')).toMatchObject({ channel_role: 'channel_member', is_moderator: false });
   });
 });
