@@ -9,7 +9,7 @@ import type { ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
 import type { ChannelRow, MemberRow } from '../store/channels';
 import type { MessageRow } from '../store/messages';
-import type { Visibility } from '../store/visibility';
+import { restrictedTo, seesRestricted, type Visibility } from '../store/visibility';
 
 export type ChannelAccess = {
   type: ChannelTypeSettings;
@@ -119,6 +119,7 @@ export function visibleMessages(ctx: ServerContext, row: ChannelRow, actor: Acto
     (message) =>
       (!after || message.created_at > after) &&
       ((!message.shadowed && !message.pending) || message.user_id === viewerId) &&
-      !blocked.has(message.user_id),
+      !blocked.has(message.user_id) &&
+      seesRestricted(restrictedTo(message), message.user_id, viewerId),
   );
 }

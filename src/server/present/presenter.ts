@@ -102,7 +102,7 @@ export class Presenter extends UserPresenter {
       pinned_at: null,
       pinned_by: null,
       pin_expires: null,
-      restricted_visibility: [],
+      restricted_visibility: row.restricted_visibility ? (JSON.parse(row.restricted_visibility) as string[]) : [],
       ...(row.parent_id ? { parent_id: row.parent_id, show_in_channel: row.show_in_channel === 1 } : {}),
       ...(row.quoted_message_id ? { quoted_message_id: row.quoted_message_id } : {}),
       created_at: row.created_at,

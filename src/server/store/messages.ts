@@ -35,6 +35,8 @@ export type MessageRow = {
   /** Migration 9: translations (JSON, the provider's `i18n`), and a message sent pending (1). */
   i18n: string | null;
   pending: number;
+  /** The users who alone see the message besides its author (JSON ids), or null: everyone. */
+  restricted_visibility: string | null;
 };
 
 export type NewMessage = {
@@ -56,6 +58,8 @@ export type NewMessage = {
   moderation?: string | null;
   /** Sent pending: stored, seen by its author alone until committed. */
   pending?: boolean;
+  /** Seen only by these users and its author (`restricted_visibility`). */
+  restrictedVisibility?: string[] | null;
 };
 
 /** The SDK's MessagePaginationOptions, already validated. */
@@ -85,9 +89,9 @@ export function createMessageStore(db: Db) {
   // The stored row comes back from the insert itself (its seq and defaults): no second lookup.
   const insert = db.prepare<[Record<string, unknown>], MessageRow>(
     `INSERT INTO messages (id, cid, user_id, type, text, parent_id, show_in_channel, quoted_message_id,
-       mentioned_user_ids, attachments, custom, created_at, updated_at, shadowed, moderation, pending)
+       mentioned_user_ids, attachments, custom, created_at, updated_at, shadowed, moderation, pending, restricted_visibility)
      VALUES (@id, @cid, @userId, @type, @text, @parentId, @showInChannel, @quotedMessageId,
-       @mentionedUserIds, @attachments, @custom, @now, @now, @shadowed, @moderation, @pending)
+       @mentionedUserIds, @attachments, @custom, @now, @now, @shadowed, @moderation, @pending, @restrictedVisibility)
      RETURNING *`,
   );
   const byId = db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id = ?');
@@ -106,6 +110,7 @@ export function createMessageStore(db: Db) {
       shadowed: message.shadowed ? 1 : 0,
       pending: message.pending ? 1 : 0,
       moderation: message.moderation ?? null,
+      restrictedVisibility: message.restrictedVisibility?.length ? JSON.stringify(message.restrictedVisibility) : null,
       mentionedUserIds: JSON.stringify(message.mentionedUserIds),
       attachments: JSON.stringify(message.attachments),
       custom: JSON.stringify(message.custom),

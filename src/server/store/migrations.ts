@@ -657,6 +657,14 @@ export const migrations: Migration[] = [
   (db) => {
     db.exec(`ALTER TABLE members ADD COLUMN custom TEXT NOT NULL DEFAULT '{}'`);
   },
+  // A message only some users see (`restricted_visibility`): their ids as JSON, NULL for everyone.
+  (db) => {
+    db.exec('ALTER TABLE messages ADD COLUMN restricted_visibility TEXT');
+  },
+  // A review's details: what the reviewer wrote down with their verdict (`review_details`).
+  (db) => {
+    db.exec('ALTER TABLE flag_reviews ADD COLUMN review_details TEXT');
+  },
 ];
 
 export function migrate(db: Database): void {

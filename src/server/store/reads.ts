@@ -288,6 +288,7 @@ export function createReadStore(db: Db) {
   const skipMany = db.prepare<[string, string]>(
     'UPDATE reads SET seen_seq = seen_seq + 1 WHERE cid = ? AND user_id IN (SELECT DISTINCT value FROM json_each(?))',
   );
+  const raiseOne = db.prepare<[string, string]>('UPDATE reads SET unread_messages = unread_messages + 1 WHERE cid = ? AND user_id = ?');
   const unreadCids = db.prepare<[string], { cid: string }>(
     'SELECT cid FROM read_state WHERE user_id = ? AND unread_messages > 0',
   );
@@ -341,6 +342,15 @@ export function createReadStore(db: Db) {
         if (mutedBy.length === 0) skipOne.run(cid, senderId);
         else skipMany.run(cid, JSON.stringify([senderId, ...mutedBy]));
       });
+    },
+
+    /** A message only some users see: one more unread for those of them with read state who did not mute the channel. */
+    incrementUnreadOf: (cid: string, userIds: string[], now = new Date().toISOString()) => {
+      const mutedBy = new Set(muters.all(cid, now));
+      for (const userId of userIds) {
+        if (mutedBy.has(userId) || raiseOne.run(cid, userId).changes === 0) continue;
+        totals.setRow(cid, userId, forMember.get(cid, userId)?.unread_messages ?? 0);
+      }
     },
 
     /** The user's unread totals (kept in memory between writes: see UnreadTotals). */

@@ -1,7 +1,8 @@
 // Which stored messages a viewer may see, as SQL conditions every message read adds: messages
 // of a shadow-banned author, and messages sent pending and not yet committed, reach only their author; a viewer never sees the messages of users
-// they blocked; and messages older than a channel's truncation, or than the viewer's own
-// "hide with clear_history", are gone for them.
+// they blocked; a message with restricted visibility reaches its author and the users it lists;
+// and messages older than a channel's truncation, or than the viewer's own "hide with
+// clear_history", are gone for them.
 /** A SQL condition and its parameters, ANDed into a message query. */
 export type Bound = { sql: string; params: (string | number)[] };
 
@@ -23,5 +24,21 @@ export function visibilityBounds(visibility: Visibility | undefined): Bound[] {
     sql: 'user_id NOT IN (SELECT blocked_user_id FROM user_blocks WHERE user_id = ?)',
     params: [visibility.viewerId],
   });
+  bounds.push({
+    sql: '(restricted_visibility IS NULL OR user_id = ? OR EXISTS (SELECT 1 FROM json_each(restricted_visibility) WHERE value = ?))',
+    params: [visibility.viewerId, visibility.viewerId],
+  });
   return bounds;
+}
+
+/** The users a message is restricted to besides its author, or null when everyone may see it. */
+export function restrictedTo(message: { restricted_visibility?: string | string[] | null }): string[] | null {
+  const listed = message.restricted_visibility;
+  const ids = typeof listed === 'string' ? (JSON.parse(listed) as string[]) : listed;
+  return ids?.length ? ids : null;
+}
+
+/** Whether `viewerId` may see a message of `authorId` restricted to `listed` (null: unrestricted). */
+export function seesRestricted(listed: string[] | null, authorId: string, viewerId: string): boolean {
+  return listed === null || viewerId === authorId || listed.includes(viewerId);
 }

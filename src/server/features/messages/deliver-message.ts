@@ -42,14 +42,16 @@ export function deliverMessage(ctx: ServerContext, row: ChannelRow, stored: Mess
   const message = presentOne(ctx, stored, justStored);
   const channel = ctx.store.channels.get(row.cid) ?? row;
   notifyMessageNew(ctx, channel, message, { skipPush: options.skipPush === true });
-  // A new message brings a hidden channel back for everyone who hid it (not a shadowed one).
-  if (!stored.shadowed && !options.keepHidden) {
+  // A new message brings a hidden channel back for everyone who hid it (not a shadowed one,
+  // nor one only some users see).
+  const everyone = !stored.shadowed && !stored.restricted_visibility;
+  if (everyone && !options.keepHidden) {
     const shown = ctx.store.channelAdmin.unhideAll(channel.cid);
     if (shown.length) notifyChannelVisible(ctx, channel, shown);
   }
   // Thread participants and unread counts, before the parent is presented with them; a
-  // shadowed reply exists for its author alone and changes neither.
-  const threaded = stored.parent_id && !stored.shadowed ? stored.parent_id : undefined;
+  // shadowed or restricted reply exists for a few alone and changes neither.
+  const threaded = stored.parent_id && everyone ? stored.parent_id : undefined;
   if (threaded) recordThreadReply(ctx, channel, stored);
   // The parent's reply_count changed; the SDK only learns that from message.updated.
   const parent = threaded ? ctx.store.messages.get(threaded) : undefined;

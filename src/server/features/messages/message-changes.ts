@@ -12,6 +12,7 @@ import { NOT_CUSTOM } from './message-fields';
 import type { ChannelRow } from '../../store/channels';
 import type { MessageFields } from '../../store/message-edits';
 import type { MessageRow } from '../../store/messages';
+import { restrictedTo } from '../../store/visibility';
 import { attachmentList, withUploadDimensions } from '../uploads/attachments';
 
 /** Response-only fields an updateMessage payload may echo back; never stored as custom data. */
@@ -27,6 +28,7 @@ const PIN_FIELDS = new Set(['pinned', 'pinned_at', 'pin_expires']);
 export type PlannedChange = { fields: MessageFields; content: boolean; pin: boolean };
 
 export function fullUpdate(ctx: ServerContext, channel: ChannelRow, row: MessageRow, input: JsonObject, actorId: string | null): PlannedChange {
+  assertSameAudience(row, input.restricted_visibility);
   const fields = contentFields(ctx, channel, row, input);
   fields.custom = withoutKeys(input, ECHOED);
   const pinned = optionalBoolean(input.pinned, 'message.pinned');
@@ -61,6 +63,14 @@ export function partialUpdate(
     Object.assign(fields, pinFields({ ...set, pinned }, actorId, row));
   }
   return { fields, content, pin: touchesPin };
+}
+
+/** Who sees a message is settled when it is sent: an update may echo the list, not change it. */
+function assertSameAudience(row: MessageRow, given: unknown): void {
+  if (given === undefined || given === null) return;
+  const listed = [...new Set(idList(given, 'message.restricted_visibility'))].sort();
+  const stored = (restrictedTo(row) ?? []).slice().sort();
+  if (listed.join('\n') !== stored.join('\n')) throw ApiError.input('restricted_visibility cannot be changed after the message is sent');
 }
 
 export function isPinned(row: MessageRow): boolean {

@@ -62,6 +62,10 @@ export function prepareSend(ctx: ServerContext, channel: ChannelRow, actor: User
     if (poll.message_id) throw ApiError.input(`poll ${pollId} is already sent in message ${poll.message_id}`);
   }
 
+  // Only the users listed (and the author) see it; the list cannot change once sent.
+  const restricted = idList(raw.restricted_visibility, 'message.restricted_visibility');
+  if (restricted.length) assertCapability(channel, actor, access, 'send-restricted-visibility-message');
+
   let location: LocationInput | undefined;
   if (raw.shared_location !== undefined && raw.shared_location !== null) {
     assertCapability(channel, actor, access, 'share-location');
@@ -72,7 +76,11 @@ export function prepareSend(ctx: ServerContext, channel: ChannelRow, actor: User
     shadowed: shadowed || verdict?.behavior === 'shadow_block',
     moderation: verdict ? moderationMark(verdict) : null,
   };
-  const message = { ...messageFields(ctx, channel, actor, access, raw, id, attachments), ...marks };
+  const message = {
+    ...messageFields(ctx, channel, actor, access, raw, id, attachments),
+    ...marks,
+    ...(restricted.length ? { restrictedVisibility: [...new Set(restricted)] } : {}),
+  };
   return { plan: { message, access, flagged: verdict !== undefined, ...(pollId ? { pollId } : {}), ...(location ? { location } : {}) } };
 }
 

@@ -5,6 +5,7 @@
 import type { ServerContext } from '../../http/context';
 import type { ChannelRow } from '../../store/channels';
 import type { MessageRow } from '../../store/messages';
+import { restrictedTo } from '../../store/visibility';
 import type { SendPlan } from './prepare-send';
 
 /** What a message sent pending waits with until it is committed. */
@@ -41,17 +42,21 @@ export function storeMessage(ctx: ServerContext, channel: ChannelRow, plan: Send
 /**
  * The counters a delivered message moves: the parent's reply count, the channel's
  * last_message_at, the sender's read state and everyone else's unread count (in the storing
- * transaction, or the commit's).
+ * transaction, or the commit's). A message with restricted visibility moves only the counts of
+ * the users it lists: the others' counters would tell them it exists.
  */
 export function countMessage(ctx: ServerContext, row: ChannelRow, message: MessageRow, readEvents: boolean, senderIsMember: boolean): void {
   const { store } = ctx;
+  const listed = restrictedTo(message);
   const inChannel = !message.parent_id || message.show_in_channel === 1;
-  if (message.parent_id) store.messages.incrementReplyCount(message.parent_id);
-  if (inChannel) store.channels.setLastMessageAt(row.cid, message.created_at);
+  if (message.parent_id && !listed) store.messages.incrementReplyCount(message.parent_id);
+  if (inChannel && !listed) store.channels.setLastMessageAt(row.cid, message.created_at);
   if (readEvents && inChannel) {
     // Sending reads the channel for the sender (the SDK assumes so on its own message.new);
     // everyone else has one more unread, unless the message is silent.
     if (senderIsMember) store.reads.markRead(row.cid, message.user_id, message.created_at, message.id);
-    if ((JSON.parse(message.custom) as { silent?: unknown }).silent !== true) store.reads.incrementUnread(row.cid, message.user_id);
+    if ((JSON.parse(message.custom) as { silent?: unknown }).silent === true) return;
+    if (listed) store.reads.incrementUnreadOf(row.cid, listed.filter((userId) => userId !== message.user_id));
+    else store.reads.incrementUnread(row.cid, message.user_id);
   }
 }

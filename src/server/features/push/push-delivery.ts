@@ -20,6 +20,7 @@ import { pushOptions } from './push-options';
 import { wantsPush } from './push-preferences';
 import { pushContext, renderPush } from './render-push';
 import { sendPush } from './senders';
+import { restrictedTo, seesRestricted } from '../../store/visibility';
 
 /** Members named in the template context at most (`members`, `otherMembers`). */
 const CONTEXT_MEMBERS = 100;
@@ -64,6 +65,7 @@ export function startPushDelivery(ctx: ServerContext): () => Promise<void> {
     const members = contextMembers.slice(0, CONTEXT_MEMBERS).map((id) => presenter.user(id));
     const sender = presenter.user(row.user_id);
     const blockers = store.blocks.blockersOf(row.user_id);
+    const listed = restrictedTo(row);
     const extras = message as MessageResponse & { mentioned_here?: boolean; mentioned_channel?: boolean };
     const facts = {
       cid: row.cid,
@@ -73,7 +75,7 @@ export function startPushDelivery(ctx: ServerContext): () => Promise<void> {
     };
     const now = new Date().toISOString();
     for (const userId of page) {
-      if (blockers.has(userId) || !wantsPush(ctx, userId, facts, now)) continue;
+      if (blockers.has(userId) || !seesRestricted(listed, row.user_id, userId) || !wantsPush(ctx, userId, facts, now)) continue;
       queueDevices(job.message_id, channel, message, sender, presenter.user(userId), members, providers);
     }
     const last = page[page.length - 1] as string;

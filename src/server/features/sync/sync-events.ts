@@ -8,6 +8,7 @@ import { accessTo } from '../../auth/channel-access';
 import type { UserActor } from '../../auth/actor';
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
+import { restrictedTo, seesRestricted } from '../../store/visibility';
 import { SYNC_WINDOW_MS, syncSettings } from './sync-settings';
 
 /** The provider's limit on `channel_cids` (its SDKs send at most 255). */
@@ -49,8 +50,9 @@ export function syncEvents(ctx: ServerContext, actor: UserActor, cids: string[],
     const authorId = message?.user?.id;
     if (!message || !authorId || authorId === actor.id) return true;
     // The live rules (events/message-audience.ts): a shadowed message reaches only its
-    // author, and nobody gets the messages of someone they blocked.
-    if (message.shadowed) return false;
+    // author, a restricted one also the users it lists, and nobody gets the messages of
+    // someone they blocked.
+    if (message.shadowed || !seesRestricted(restrictedTo(message), authorId, actor.id)) return false;
     let blockers = blockersOf.get(authorId);
     if (!blockers) blockersOf.set(authorId, (blockers = ctx.store.blocks.blockersOf(authorId)));
     return !blockers.has(actor.id);
