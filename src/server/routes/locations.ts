@@ -29,7 +29,8 @@ export function locationRoutes(ctx: ServerContext) {
 
   routes.put('/users/live_locations', auth, async (c) => {
     const body = await readJson(c);
-    const actor = requireUser(actorFor(store, c.get('subject'), namedUserId(body)), 'share locations');
+    // The SDKs send a server-side update's user in the query string, as for the GET.
+    const actor = requireUser(actorFor(store, c.get('subject'), namedUserId(body) ?? c.req.query('user_id')), 'share locations');
     const messageId = requiredString(body.message_id, 'message_id');
     const row = store.locations.get(messageId);
     if (!row) throw ApiError.notFound(`message ${messageId} has no shared location`);

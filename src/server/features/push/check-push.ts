@@ -1,8 +1,9 @@
 // `POST /check_push` (testPushSettings): renders the push a message would make for a user, with
 // the configured templates or the request's, and (unless `skip_devices`) sends it to each of the
-// user's devices for real, reporting what failed per device. Without `message_id` a sample
-// message stands in.
+// user's devices for real, reporting what failed per device. The message may be a /giphy preview
+// still waiting to be sent; without `message_id` a sample message stands in.
 import type { CheckPushResponse, MessageResponse, UserResponse } from 'stream-chat';
+import { userActor } from '../../auth/actor';
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { optionalBoolean, optionalString, requiredString, type JsonObject } from '../../http/input';
@@ -10,6 +11,7 @@ import { Presenter } from '../../present/presenter';
 import type { ChannelRow } from '../../store/channels';
 import { presentDevice } from '../../present/push';
 import { providerFor, providerName, providerType, type ProviderConfig } from './provider-config';
+import { getPreview, previewMessage } from '../commands/giphy-previews';
 import { configuredProviders } from './push-delivery';
 import { pushOptions } from './push-options';
 import { pushContext, renderApn, renderFirebase, renderPush, renderSample, type TemplateOverrides } from './render-push';
@@ -65,8 +67,16 @@ export async function checkPush(ctx: ServerContext, body: JsonObject): Promise<C
   let channel = sampleChannel(now);
   let message: MessageResponse | Record<string, unknown>;
   let sender: UserResponse;
-  if (messageId) {
-    const row = ctx.store.messages.get(messageId);
+  const row = messageId ? ctx.store.messages.get(messageId) : undefined;
+  // A /giphy preview waiting to be sent is a message too, kept in memory, not stored.
+  const preview = messageId && !row ? getPreview(ctx, messageId) : undefined;
+  const previewAuthor = preview ? ctx.store.users.get(preview.userId) : undefined;
+  const previewChannel = preview ? ctx.store.channels.get(preview.cid) : undefined;
+  if (preview && previewAuthor && previewChannel && !previewChannel.deleted_at) {
+    channel = previewChannel;
+    message = previewMessage(presenter, channel, userActor(previewAuthor), preview);
+    sender = presenter.user(preview.userId);
+  } else if (messageId) {
     const stored = row ? ctx.store.channels.get(row.cid) : undefined;
     if (!row || !stored || row.deleted_at) throw ApiError.input(`message ${messageId} does not exist`);
     channel = stored;

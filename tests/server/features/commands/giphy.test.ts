@@ -112,6 +112,17 @@ describe('/giphy with a Giphy API', () => {
     expect(giphy.asked.at(-1)?.get('q')).toBe('dancing dogs');
   });
 
+  it('renders a preview waiting to be sent in check_push, as the message it would become', async () => {
+    const { ac } = await watchingPair(harness, 'giphy-check-push');
+    const { message } = await ac.sendMessage({ text: '/giphy owls' });
+    const answer = await harness.admin.testPushSettings('bob', { messageID: message.id, skipDevices: true });
+    expect(answer.rendered_message).toMatchObject({ id: message.id, type: 'ephemeral', command: 'giphy', text: '/giphy owls', user: { id: 'alice' } });
+    expect(attachmentOf(answer.rendered_message as never)).toMatchObject({ type: 'giphy', title: 'owls' });
+    // Sent, it is a stored message; cancelled, it is gone.
+    await ac.sendAction(message.id, { image_action: 'cancel' });
+    await expect(harness.admin.testPushSettings('bob', { messageID: message.id, skipDevices: true })).rejects.toMatchObject({ code: 4 });
+  });
+
   it('asks no service for a sender who may not send now: a frozen channel, slow mode', async () => {
     const { ac } = await watchingPair(harness, 'giphy-frozen');
     const before = giphy.asked.length;

@@ -1,6 +1,6 @@
 // Shared locations through the SDK: a static location, a live one moved by its owner with
 // message.updated for the channel, stopped, and over at end_at; and the locations refused.
-import type { StreamChat } from 'stream-chat';
+import type { SharedLocationResponse, StreamChat } from 'stream-chat';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createUsers, nextEvent, startHarness, type Harness } from '../../helpers';
 import { watchingPair } from '../../scenes';
@@ -57,6 +57,16 @@ describe('shared locations', () => {
     await aliceSees;
     await expect(b.updateLocation({ message_id: 'loc-live-1', latitude: 0, longitude: 0 })).rejects.toMatchObject({ code: 17 });
     await expect(a.updateLocation({ message_id: 'loc-live-1', latitude: 95 })).rejects.toThrow(/latitude must be a number from -90 to 90/);
+  });
+
+  it('moves a live location server-side for the user the query string names, as the provider\'s server SDKs send it', async () => {
+    const { ac, bc } = await watchingPair(harness, 'loc-server');
+    await ac.sendSharedLocation({ created_by_device_id: 'phone-1', latitude: 1, longitude: 2, message_id: 'loc-server-1', end_at: inSeconds(120) });
+    const bobSees = nextEvent(bc, 'message.updated');
+    const admin = harness.admin;
+    const moved = await admin.doAxiosRequest<SharedLocationResponse>('put', `${admin.baseURL}/users/live_locations`, { message_id: 'loc-server-1', latitude: 3, longitude: 4 }, { params: { user_id: 'alice' } });
+    expect(moved).toMatchObject({ message_id: 'loc-server-1', latitude: 3, longitude: 4, user_id: 'alice' });
+    expect((await bobSees).message?.shared_location).toMatchObject({ latitude: 3, longitude: 4 });
   });
 
   it('stops sharing (end_at now): no longer active, and later updates are refused', async () => {
