@@ -14,6 +14,8 @@
 //    a site owner adds a Deny rule above 999 to forbid something whatever the grants say.
 // 4. The grants: allowed when one of the roles is granted the permission, or its `-owner`
 //    variant when the actor owns the resource.
+// Apart from permissions, it also decides who may aim an action at themselves (mayTargetSelf):
+// a relation with oneself is not a matter of grants, so no setting changes it.
 import type { Actor } from './actor';
 import type { ChannelTypeSettings } from './channel-types';
 import { actionName, CAPABILITIES, DEFAULT_APP_GRANTS, SIGNED_IN_ONLY } from './permissions';
@@ -43,7 +45,8 @@ function unrestricted(actor: Actor, settings: PolicySettings): boolean {
 }
 
 function granted(grants: Record<string, string[]>, roles: string[], permission: string, custom: ReadonlyMap<string, string>): boolean {
-  return roles.some((role) => grants[role]?.some((id) => id === permission || custom.get(id) === permission) === true);
+  // Role names are the app's to choose ("constructor" included): only a grant's own keys count.
+  return roles.some((role) => Object.hasOwn(grants, role) && grants[role]?.some((id) => id === permission || custom.get(id) === permission) === true);
 }
 
 /**
@@ -120,4 +123,32 @@ export function notAllowed(actor: Actor, permission: string, scope: string): Api
 
 export function assertAppPermission(actor: Actor, settings: PolicySettings, permission: string, ownsResource = false): void {
   if (!allowedInApp(actor, settings, permission, ownsResource)) throw notAllowed(actor, permission, 'app');
+}
+
+/** Actions one user aims at another user or at their message. */
+export type TargetedAction = 'flag-message' | 'flag-user' | 'mute-user' | 'block-user' | 'ban-user';
+
+const SELF_REFUSALS: Record<TargetedAction, string> = {
+  'flag-message': 'a user cannot flag their own message',
+  'flag-user': 'a user cannot flag themselves',
+  'mute-user': 'a user cannot mute themselves',
+  'block-user': 'a user cannot block themselves',
+  'ban-user': 'a user cannot ban or unban themselves',
+};
+
+/**
+ * Whether the actor may aim the action at themselves (their own message, their own user). A
+ * user reporting their own message makes no sense and is refused; the site owner's server speaks
+ * for the app, and the provider lets it flag any message in a user's name, the user's own
+ * included (its server SDKs flag a message in its author's name). Flagging, muting, blocking or
+ * banning one's own user is a relation with nobody else, refused whoever asks: the provider
+ * documents no exception for its server side.
+ */
+export function mayTargetSelf(actor: Actor, action: TargetedAction): boolean {
+  return action === 'flag-message' && actor.server;
+}
+
+/** The provider's input error (400, code 4) when `targetUserId` is the actor and they may not aim at themselves. */
+export function assertMayTarget(actor: Actor, action: TargetedAction, targetUserId: string): void {
+  if (targetUserId === actor.id && !mayTargetSelf(actor, action)) throw ApiError.input(SELF_REFUSALS[action]);
 }

@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import type { APIResponse, BannedUsersResponse } from 'stream-chat';
 import { actorFor, type Actor } from '../auth/actor';
 import { accessTo } from '../auth/channel-access';
+import { assertMayTarget } from '../auth/policy';
 import { assertMayBan, banUser, unbanUser } from '../features/moderation/bans';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
@@ -37,7 +38,7 @@ export function banRoutes(ctx: ServerContext) {
 
   const targetOf = (input: JsonObject, actor: Actor): string => {
     const targetId = requiredString(input.target_user_id, 'target_user_id');
-    if (targetId === actor.id) throw ApiError.input('a user cannot ban or unban themselves');
+    assertMayTarget(actor, 'ban-user', targetId);
     if (!ctx.store.users.get(targetId)) throw ApiError.input(`target user ${targetId} does not exist`);
     return targetId;
   };

@@ -3,11 +3,13 @@
 // (_reviewFlagReport), `POST /automod/v1/moderation/update_flags` (updateFlags: marks flagged
 // messages reviewed) and `POST /moderation/unblock_message` (unblockMessage: publishes a message
 // the blocklist held back). All are for server-side calls and users whose role may `read-flags`.
-// A report's id is its message's id.
+// A report's id is its message's id; its review keeps the reviewer's `review_details` and
+// answers them back.
 import { Hono, type Context } from 'hono';
 import type {
   APIResponse,
   EventTypes,
+  FlagReport,
   FlagReportsResponse,
   FlagsResponse,
   MessageFlagsResponse,
@@ -23,7 +25,7 @@ import { elapsed, readJson, readPayload, requireAuth, sendJson } from './request
 import { FlagPresenter } from '../present/flags';
 import { Presenter } from '../present/presenter';
 import { envelope, notifyMessageNew } from '../events/notify';
-import type { FlagQuery } from '../store/flags';
+import type { FlagQuery, ReportRow } from '../store/flags';
 
 export function moderationReviewRoutes(ctx: ServerContext) {
   const routes = new Hono<AppEnv>();
@@ -47,8 +49,13 @@ export function moderationReviewRoutes(ctx: ServerContext) {
 
   routes.get('/moderation/flags/message', auth, (c) => {
     const payload = readPayload(c);
-    reviewer(c, namedUserId(payload));
-    const entries = ctx.store.flags.queryMessageFlags(queryOf(payload));
+    const actor = reviewer(c, namedUserId(payload));
+    const query = queryOf(payload);
+    // The provider's rule: only its server side may leave out which channels to look in.
+    if (!actor.server && !(isObject(query.filter) && Object.hasOwn(query.filter, 'channel_cid'))) {
+      throw ApiError.input('filter_conditions.channel_cid is required unless the call is server-side');
+    }
+    const entries = ctx.store.flags.queryMessageFlags(query);
     const flags = new FlagPresenter(ctx, messageIdsOf(entries));
     const response: MessageFlagsResponse = { flags: entries.flatMap((entry) => flags.messageFlag(entry) ?? []), duration: elapsed(c) };
     return sendJson(response);
@@ -59,7 +66,10 @@ export function moderationReviewRoutes(ctx: ServerContext) {
     reviewer(c, namedUserId(body));
     const rows = ctx.store.flags.queryReports(queryOf(body));
     const reports = new FlagPresenter(ctx, rows.map((row) => row.id));
-    const response: FlagReportsResponse = { flag_reports: rows.flatMap((row) => reports.report(row) ?? []), duration: elapsed(c) };
+    const response: FlagReportsResponse = {
+      flag_reports: rows.flatMap((row) => withDetails(reports.report(row), row) ?? []),
+      duration: elapsed(c),
+    };
     return sendJson(response);
   });
 
@@ -68,13 +78,13 @@ export function moderationReviewRoutes(ctx: ServerContext) {
     const actor = reviewer(c, namedUserId(body));
     const id = c.req.param('id');
     const result = requiredString(body.review_result, 'review_result');
-    // The details are the reviewer's notes for their own tools; nothing here reads them.
-    objectField(body.review_details, 'review_details');
+    // The details are the reviewer's notes for their own tools: kept and answered back, never read.
+    const details = objectField(body.review_details, 'review_details');
     const find = () => ctx.store.flags.queryReports({ filter: { report_id: id }, limit: 1, offset: 0 })[0];
     if (!find()) throw ApiError.notFound(`flag report ${id} does not exist`);
-    ctx.store.flags.review('message', id, result, actor.id, new Date().toISOString());
+    ctx.store.flags.review('message', id, result, actor.id, new Date().toISOString(), Object.keys(details).length ? details : undefined);
     const row = find();
-    const report = row && new FlagPresenter(ctx, [id]).report(row);
+    const report = row && withDetails(new FlagPresenter(ctx, [id]).report(row), row);
     if (!report) throw ApiError.notFound(`flag report ${id} does not exist`);
     return sendJson({ flag_report: report, duration: elapsed(c) } satisfies ReviewFlagReportResponse);
   });
@@ -122,6 +132,15 @@ function queryOf(input: JsonObject): FlagQuery {
     limit: boundedInt(input.limit, 'limit', { fallback: 25, min: 1, max: 100 }),
     offset: boundedInt(input.offset, 'offset', { fallback: 0, max: 1_000_000 }),
   };
+}
+
+/**
+ * A report with its review's details, as the provider answers them (`review_details`, the object
+ * the reviewer sent); the SDK's FlagReport type does not name the field.
+ */
+function withDetails(report: FlagReport | undefined, row: ReportRow): (FlagReport & { review_details?: object }) | undefined {
+  if (!report || !row.review_details) return report;
+  return { ...report, review_details: JSON.parse(row.review_details) as object };
 }
 
 function messageIdsOf(entries: { target_kind: string; target_id: string }[]): string[] {

@@ -7,7 +7,7 @@ import { Hono, type Context } from 'hono';
 import type { APIResponse, FlagMessageResponse, FlagUserResponse, MuteChannelAPIResponse, MuteUserResponse } from 'stream-chat';
 import { actorFor, requireUser, type UserActor } from '../auth/actor';
 import { accessTo, assertCanRead, assertCapability } from '../auth/channel-access';
-import { assertAppPermission } from '../auth/policy';
+import { assertAppPermission, assertMayTarget } from '../auth/policy';
 import { appSettings } from '../infra/app-settings';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
@@ -35,11 +35,11 @@ function targetIds(body: JsonObject): string[] {
   return [...new Set(body.target_ids.map((id, i) => requiredString(id, `target_ids[${i}]`)))];
 }
 
-/** The users a mute is about: neither the muter nor anyone unknown. */
-function targetsToMute(ctx: ServerContext, body: JsonObject, muterId: string): string[] {
+/** The users a mute is about: known users the policy lets the muter aim at. */
+function targetsToMute(ctx: ServerContext, body: JsonObject, muter: UserActor): string[] {
   const targets = targetIds(body);
   for (const targetId of targets) {
-    if (targetId === muterId) throw ApiError.input('a user cannot mute themselves');
+    assertMayTarget(muter, 'mute-user', targetId);
     if (!ctx.store.users.get(targetId)) throw ApiError.input(`user ${targetId} does not exist`);
   }
   return targets;
@@ -55,7 +55,7 @@ export function moderationRoutes(ctx: ServerContext) {
     const body = await readJson(c);
     const actor = userOf(c, body, 'mute users');
     assertMayMuteUsers(ctx, actor);
-    const targets = targetsToMute(ctx, body, actor.id);
+    const targets = targetsToMute(ctx, body, actor);
     const minutes = boundedInt(body.timeout, 'timeout', { fallback: 0, min: 0, max: MAX_MUTE_MINUTES });
     const rows = muteUsers(ctx, actor.id, targets, minutes);
     const presenter = new Presenter(ctx);
@@ -109,7 +109,8 @@ export function moderationRoutes(ctx: ServerContext) {
   });
 
   // Flagging again updates the reason; unflagging something never flagged succeeds, as on the
-  // provider (where /moderation/unflag is a no-op).
+  // provider (where /moderation/unflag is a no-op). Whether one's own message or user may be
+  // flagged is the policy's (assertMayTarget): the server side may flag any message.
   routes.post('/moderation/flag', auth, async (c) => {
     const body = await readJson(c);
     const actor = userOf(c, body, 'flag');
@@ -119,7 +120,7 @@ export function moderationRoutes(ctx: ServerContext) {
     if (messageId) {
       const target = messageInReach(ctx, messageId, actor);
       assertCapability(target.channel, actor, target.access, 'flag-message');
-      if (target.message.user_id === actor.id) throw ApiError.input('a user cannot flag their own message');
+      assertMayTarget(actor, 'flag-message', target.message.user_id);
       const created = !ctx.store.flags.get(actor.id, 'message', messageId);
       const row = ctx.store.flags.flag(actor.id, 'message', messageId, reason, now);
       if (created) notifyMessageFlagged(ctx, target.channel, target.message, actor.id);
@@ -127,7 +128,7 @@ export function moderationRoutes(ctx: ServerContext) {
     }
     const userId = requiredString(body.target_user_id, 'target_message_id or target_user_id');
     assertAppPermission(actor, appSettings(ctx), 'flag-user');
-    if (userId === actor.id) throw ApiError.input('a user cannot flag themselves');
+    assertMayTarget(actor, 'flag-user', userId);
     if (!ctx.store.users.get(userId)) throw ApiError.notFound(`user ${userId} does not exist`);
     const created = !ctx.store.flags.get(actor.id, 'user', userId);
     const row = ctx.store.flags.flag(actor.id, 'user', userId, reason, now);
@@ -145,8 +146,10 @@ export function moderationRoutes(ctx: ServerContext) {
     const row = ctx.store.flags.get(actor.id, kind, targetId) ?? {
       user_id: actor.id, target_kind: kind, target_id: targetId, reason: null, created_at: now, updated_at: now,
     };
-    // An author's own "flag" on their message is the automod's (store/flags.ts): not theirs to lift.
-    const automod = kind === 'message' && ctx.store.messages.get(targetId)?.user_id === actor.id;
+    // The author's "flag" on a message automatic moderation marked is the automod's
+    // (store/flags.ts): not theirs to lift.
+    const message = kind === 'message' ? ctx.store.messages.get(targetId) : undefined;
+    const automod = message?.user_id === actor.id && message.moderation !== null;
     if (!automod) ctx.store.flags.unflag(actor.id, kind, targetId);
     const flag = kind === 'message' ? messageFlag(ctx, row) : userFlag(ctx, row);
     return sendJson({ ...flag, duration: elapsed(c) });

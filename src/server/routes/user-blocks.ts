@@ -7,7 +7,7 @@
 import { Hono, type Context } from 'hono';
 import type { APIResponse, BlockedUserDetails, BlockUserAPIResponse } from 'stream-chat';
 import { actorFor, requireUser, type UserActor } from '../auth/actor';
-import { assertAppPermission } from '../auth/policy';
+import { assertAppPermission, assertMayTarget } from '../auth/policy';
 import { appSettings } from '../infra/app-settings';
 import type { AppEnv, ServerContext } from '../http/context';
 import { ApiError } from '../http/errors';
@@ -31,7 +31,7 @@ export function userBlockRoutes(ctx: ServerContext) {
     const body = await readJson(c);
     const actor = blocker(c, body, 'block users');
     const blockedId = requiredString(body.blocked_user_id, 'blocked_user_id');
-    if (blockedId === actor.id) throw ApiError.input('a user cannot block themselves');
+    assertMayTarget(actor, 'block-user', blockedId);
     if (!ctx.store.users.get(blockedId)) throw ApiError.input(`user ${blockedId} does not exist`);
     const row = ctx.store.blocks.block(actor.id, blockedId, new Date().toISOString());
     // The SDK's type names the date blocked_at; the provider's API calls it created_at: send both.

@@ -1,9 +1,10 @@
 // Flags: a user reporting a message or another user for moderators to review, and the
 // moderators' verdicts. Flagging the same target again updates the reason; unflagging removes
-// the row. Automatic moderation (a blocklist that flags) files its flag in the author's name: a
-// flag whose reporter wrote the message is the automod's, since users cannot flag their own
-// messages. One review (`flag_reviews`) covers every flag on a target; a report is a flagged
-// message with all its flags.
+// the row. Automatic moderation (a blocklist that flags) files its flag in the author's name on a
+// message it marked (messages.moderation): the author's flag on such a message is the automod's.
+// The site owner's server may also flag a message for its own author; on an unmarked message
+// that flag is the author's. One review (`flag_reviews`, with the reviewer's details) covers
+// every flag on a target; a report is a flagged message with all its flags.
 import type { Db } from './db';
 import { filtersToSql, type FieldDef, type FilterSchema } from './filters-to-sql';
 
@@ -17,7 +18,13 @@ export type FlagRow = {
   updated_at: string;
 };
 
-type Review = { review_result: string | null; reviewed_by: string | null; reviewed_at: string | null };
+type Review = {
+  review_result: string | null;
+  reviewed_by: string | null;
+  reviewed_at: string | null;
+  /** The reviewer's notes (`review_details`), JSON. */
+  review_details: string | null;
+};
 
 /** A flag with what the queries need to know about its target. */
 export type FlagEntry = FlagRow & Review & { channel_cid: string | null; automod: number };
@@ -37,8 +44,8 @@ export type FlagQuery = { filter: unknown; limit: number; offset: number };
 const ENTRIES = `(
   SELECT f.*, m.cid AS channel_cid, m.user_id AS message_user_id,
     COALESCE(m.user_id, CASE WHEN f.target_kind = 'user' THEN f.target_id END) AS flagged_user_id,
-    CASE WHEN f.user_id = m.user_id THEN 1 ELSE 0 END AS automod,
-    r.review_result, r.reviewed_by, r.reviewed_at
+    CASE WHEN f.user_id = m.user_id AND m.moderation IS NOT NULL THEN 1 ELSE 0 END AS automod,
+    r.review_result, r.reviewed_by, r.reviewed_at, r.review_details
   FROM flags f
   LEFT JOIN messages m ON f.target_kind = 'message' AND m.id = f.target_id
   LEFT JOIN flag_reviews r ON r.target_kind = f.target_kind AND r.target_id = f.target_id
@@ -56,14 +63,15 @@ const COMMON: Record<string, FieldDef> = {
   created_at: { kind: 'date', sql: 'e.created_at' },
 };
 
-// `user_id` means a different user in each query, as each response names its users: the
-// flagged user (queryFlags), the reporter (queryMessageFlags), the message's author (reports).
+// `user_id` means the user the flag is about: the flagged user (queryFlags; for a message, its
+// author), the flagged message's author (queryMessageFlags, as the provider documents it), the
+// message's author (reports). The reporter is `reporter_id`.
 const schema = (userId: string, extra: Record<string, FieldDef> = {}): FilterSchema => ({
   jsonColumn: "'{}'",
   fields: { ...COMMON, ...extra, user_id: { kind: 'text', sql: userId } },
 });
 const FLAGS = schema('e.flagged_user_id');
-const MESSAGE_FLAGS = schema('e.user_id');
+const MESSAGE_FLAGS = schema('e.message_user_id');
 const REPORTS = schema('e.message_user_id', { report_id: { kind: 'text', sql: 'e.target_id' } });
 
 export function createFlagStore(db: Db) {
@@ -77,9 +85,10 @@ export function createFlagStore(db: Db) {
   );
   const remove = db.prepare('DELETE FROM flags WHERE user_id = ? AND target_kind = ? AND target_id = ?');
   const putReview = db.prepare(
-    `INSERT INTO flag_reviews (target_kind, target_id, review_result, reviewed_by, reviewed_at)
-     VALUES (@kind, @targetId, @result, @reviewedBy, @now)
-     ON CONFLICT (target_kind, target_id) DO UPDATE SET review_result = @result, reviewed_by = @reviewedBy, reviewed_at = @now`,
+    `INSERT INTO flag_reviews (target_kind, target_id, review_result, reviewed_by, reviewed_at, review_details)
+     VALUES (@kind, @targetId, @result, @reviewedBy, @now, @details)
+     ON CONFLICT (target_kind, target_id) DO UPDATE
+       SET review_result = @result, reviewed_by = @reviewedBy, reviewed_at = @now, review_details = @details`,
   );
 
   const flaggedOf = db.prepare<[string], { id: string }>(
@@ -121,7 +130,7 @@ export function createFlagStore(db: Db) {
         .prepare(
           `SELECT e.target_id AS id, COUNT(*) AS flags_count, MAX(e.automod) AS automod,
              MIN(e.created_at) AS created_at, MAX(e.updated_at) AS updated_at,
-             e.review_result, e.reviewed_by, e.reviewed_at,
+             e.review_result, e.reviewed_by, e.reviewed_at, e.review_details,
              (SELECT f.user_id FROM flags f WHERE f.target_kind = 'message' AND f.target_id = e.target_id
               ORDER BY f.created_at, f.user_id LIMIT 1) AS first_reporter_id
            FROM ${ENTRIES} e WHERE e.target_kind = 'message' AND ${sql.sql}
@@ -133,9 +142,9 @@ export function createFlagStore(db: Db) {
     flaggedMessagesOf: (authorId: string) => flaggedOf.all(authorId).map((row) => row.id),
     /** Publishes a message the blocklist held back (`shadow_block`); false if it was not held. */
     release: (messageId: string) => release.run(messageId).changes > 0,
-    /** Records a moderator's verdict on everything flagged about the target. */
-    review(kind: FlagKind, targetId: string, result: string, reviewedBy: string | null, now: string): void {
-      putReview.run({ kind, targetId, result, reviewedBy, now });
+    /** Records a moderator's verdict (and their notes, if any) on everything flagged about the target. */
+    review(kind: FlagKind, targetId: string, result: string, reviewedBy: string | null, now: string, details?: object): void {
+      putReview.run({ kind, targetId, result, reviewedBy, now, details: details ? JSON.stringify(details) : null });
     },
   };
 }

@@ -31,10 +31,17 @@ export function appAdminRoutes(ctx: ServerContext) {
     return sendJson({ duration: elapsed(c) } satisfies APIResponse);
   });
 
+  // As the provider answers it: one map per platform (endpoint name → limit, remaining, reset).
+  // `server_side`, `android`, `ios` and `web` each ask for their platform, and asking for none
+  // means all four; `endpoints` (names, comma-separated) keeps those endpoints in every map.
   routes.get('/rate_limits', server, (c) => {
-    const query = (name: string) => c.req.query(name) ?? (readPayload(c)[name] as string | boolean | undefined);
-    const endpoints = optionalString(query('endpoints'), 'endpoints')?.split(',').filter(Boolean);
-    const asked = PLATFORMS.filter((platform) => [true, 'true'].includes(query(platform) as never));
+    const payload = readPayload(c);
+    const query = (name: string): unknown => c.req.query(name) ?? payload[name];
+    const endpoints = optionalString(query('endpoints'), 'endpoints')
+      ?.split(',')
+      .map((name) => name.trim())
+      .filter(Boolean);
+    const asked = PLATFORMS.filter((platform) => platformFlag(query(platform), platform));
     const response: GetRateLimitsResponse = { duration: elapsed(c) };
     for (const platform of asked.length ? asked : PLATFORMS) {
       response[platform] = ctx.rateLimits.report(platform, endpoints) as GetRateLimitsResponse['web'];
@@ -64,6 +71,13 @@ export function appAdminRoutes(ctx: ServerContext) {
   });
 
   return routes;
+}
+
+/** A platform's flag in the query string (`true`, as the SDKs send it) or the payload. */
+function platformFlag(value: unknown, name: string): boolean {
+  if (value === undefined || value === null || value === '' || value === false || value === 'false' || value === '0') return false;
+  if (value === true || value === 'true' || value === '1') return true;
+  throw ApiError.input(`${name} must be a boolean`);
 }
 
 function checkedSetting(key: string, value: unknown): unknown {

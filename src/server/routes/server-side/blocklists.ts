@@ -2,7 +2,9 @@
 // (listBlockLists), `GET`/`PUT`/`DELETE /blocklists/{name}` (getBlockList, updateBlockList,
 // deleteBlockList). A channel type uses one through its `blocklist` and `blocklist_behavior`
 // config (features/moderation/blocklist-check.ts). The provider's limits apply: 15 lists, 10,000
-// words of at most 40 characters each. Only `word` lists are matched offline.
+// words of at most 40 characters each. Only `word` lists are matched offline. The provider's
+// built-in lists (store/builtin-blocklists.ts) are listed and read beside the app's own, and
+// refuse changes.
 import { Hono } from 'hono';
 import type { APIResponse, BlockListResponse } from 'stream-chat';
 import type { AppEnv, ServerContext } from '../../http/context';
@@ -23,6 +25,12 @@ export function blocklistRoutes(ctx: ServerContext) {
   const existing = (name: string): BlocklistRow => {
     const row = ctx.store.blocklists.get(name);
     if (!row) throw ApiError.notFound(`blocklist ${name} does not exist`);
+    return row;
+  };
+  /** The app's own list of that name: a built-in one is the provider's, not the app's to change. */
+  const changeable = (name: string, change: 'updated' | 'deleted'): BlocklistRow => {
+    const row = existing(name);
+    if (ctx.store.blocklists.isBuiltin(name)) throw ApiError.input(`blocklist ${name} is built in and cannot be ${change}`);
     return row;
   };
 
@@ -52,13 +60,13 @@ export function blocklistRoutes(ctx: ServerContext) {
 
   routes.put('/blocklists/:name', server, async (c) => {
     const body = await readJson(c);
-    const { name } = existing(c.req.param('name'));
+    const { name } = changeable(c.req.param('name'), 'updated');
     ctx.store.blocklists.setWords(name, wordList(body.words), new Date().toISOString());
     return sendJson({ duration: elapsed(c) } satisfies APIResponse);
   });
 
   routes.delete('/blocklists/:name', server, (c) => {
-    const { name } = existing(c.req.param('name'));
+    const { name } = changeable(c.req.param('name'), 'deleted');
     // Deleting a list a channel type uses would silently turn its moderation off.
     const users = ctx.store.channelTypes.all().filter((type) => type.config.blocklist === name).map((type) => type.config.name);
     if (users.length) throw ApiError.input(`blocklist "${name}" is used by the channel types ${users.join(', ')}; change them first`);
@@ -84,6 +92,10 @@ function presentBlocklist(row: BlocklistRow): BlockListResponse {
     name: row.name,
     type: row.type,
     words: JSON.parse(row.words) as string[],
+    // The provider's answer always says which extra matching a list does; here, none of it.
+    is_leet_check_enabled: false,
+    is_plural_check_enabled: false,
+    is_confusable_folding_enabled: false,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

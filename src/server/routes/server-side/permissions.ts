@@ -2,6 +2,9 @@
 // built-in and custom). A custom permission stands for the built-in action it names, so
 // granting it to a role in a channel type's grants allows that action (its `condition` is kept
 // but not evaluated). A custom role can be a user's role or a member's channel role.
+// Names follow the provider's API schema, which bounds their length and nothing else: a role's
+// name at most 64 characters, a permission's id 255, its name 100 and its description 2,048.
+// Any characters go (a UUID is a fine role name); the SDK puts them in the path encoded.
 import { Hono } from 'hono';
 import type { APIResponse, CreateRoleAPIResponse, ListRolesAPIResponse, PermissionAPIResponse, PermissionsAPIResponse } from 'stream-chat';
 import { actionName, BUILTIN_PERMISSIONS, BUILTIN_ROLES, presentPermission } from '../../auth/permissions';
@@ -11,8 +14,17 @@ import { isObject, optionalBoolean, optionalString, requiredString, type JsonObj
 import { elapsed, readJson, requireServerSide, sendJson } from '../request';
 import type { CustomPermission } from '../../store/access-control';
 
-const ID = /^[a-z0-9_-]{1,64}$/;
-const ROLE = /^[a-z0-9_]{1,64}$/;
+const MAX_ROLE_NAME = 64;
+const MAX_PERMISSION_ID = 255;
+const MAX_PERMISSION_NAME = 100;
+const MAX_DESCRIPTION = 2_048;
+
+/** A required name of at most `max` characters (code points, as the schema counts them). */
+function boundedName(value: unknown, field: string, max: number): string {
+  const name = requiredString(value, field);
+  if ([...name].length > max) throw ApiError.input(`${field} must be at most ${max} characters long`);
+  return name;
+}
 
 export function permissionRoutes(ctx: ServerContext) {
   const routes = new Hono<AppEnv>();
@@ -33,8 +45,7 @@ export function permissionRoutes(ctx: ServerContext) {
 
   routes.post('/permissions', server, async (c) => {
     const body = await readJson(c);
-    const id = requiredString(body.id, 'id');
-    if (!ID.test(id)) throw ApiError.input('id may only hold lower-case letters, digits, "_" and "-" (at most 64)');
+    const id = boundedName(body.id, 'id', MAX_PERMISSION_ID);
     if (builtin(id) || ctx.store.accessControl.permission(id)) throw ApiError.input(`permission "${id}" already exists`);
     ctx.store.accessControl.putPermission(customPermission(id, body, new Date().toISOString()));
     return sendJson({ duration: elapsed(c) } satisfies APIResponse);
@@ -68,8 +79,7 @@ export function permissionRoutes(ctx: ServerContext) {
 
   routes.post('/roles', server, async (c) => {
     const body = await readJson(c);
-    const name = requiredString(body.name, 'name');
-    if (!ROLE.test(name)) throw ApiError.input('a role name may only hold lower-case letters, digits and "_" (at most 64)');
+    const name = boundedName(body.name, 'name', MAX_ROLE_NAME);
     const now = new Date().toISOString();
     if (BUILTIN_ROLES.includes(name) || !ctx.store.accessControl.addRole(name, now)) throw ApiError.input(`role "${name}" already exists`);
     const response: CreateRoleAPIResponse = {
@@ -91,7 +101,7 @@ export function permissionRoutes(ctx: ServerContext) {
 }
 
 function customPermission(id: string, body: JsonObject, now: string): CustomPermission {
-  const name = requiredString(body.name, 'name');
+  const name = boundedName(body.name, 'name', MAX_PERMISSION_NAME);
   const action = requiredString(body.action, 'action');
   // `action` names the built-in action: its id (`update-channel`) or the provider's name (`UpdateChannel`).
   const target = BUILTIN_PERMISSIONS.find((p) => p.id === action || p.name.replace(/\s/g, '') === action || actionName(p.id) === action);
@@ -100,7 +110,7 @@ function customPermission(id: string, body: JsonObject, now: string): CustomPerm
   return {
     id,
     name,
-    description: optionalString(body.description, 'description') ?? '',
+    description: description(body.description),
     level: target.level,
     ...(optionalBoolean(body.owner, 'owner') ? { owner: true } : {}),
     custom: true,
@@ -110,3 +120,9 @@ function customPermission(id: string, body: JsonObject, now: string): CustomPerm
   };
 }
 
+
+function description(value: unknown): string {
+  const text = optionalString(value, 'description') ?? '';
+  if ([...text].length > MAX_DESCRIPTION) throw ApiError.input(`description must be at most ${MAX_DESCRIPTION} characters long`);
+  return text;
+}

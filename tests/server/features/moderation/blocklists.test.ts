@@ -38,7 +38,8 @@ describe('managing blocklists (server-side)', () => {
   it('creates, lists, reads, updates and deletes a blocklist', async () => {
     await harness.admin.createBlockList({ name: 'crud-words', words: ['alpha', 'beta'] });
     const { blocklists } = await harness.admin.listBlockLists();
-    expect(blocklists.map((list) => list.name)).toEqual(['crud-words', 'no-cakes']);
+    // The provider's built-in list comes first, then the app's own.
+    expect(blocklists.map((list) => list.name)).toEqual(['profanity_en_2020_v1', 'crud-words', 'no-cakes']);
     const { blocklist } = await harness.admin.getBlockList('crud-words');
     expect(blocklist).toMatchObject({ name: 'crud-words', type: 'word', words: ['alpha', 'beta'], created_at: expect.any(String) });
 

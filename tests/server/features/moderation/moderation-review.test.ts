@@ -48,7 +48,8 @@ describe('flags and reports', () => {
       details: { reason: 'spam' },
     });
 
-    const byBob = await harness.admin.queryMessageFlags({ user_id: 'bob', channel_cid: 'messaging:review-room' });
+    // user_id is the flagged message's author; the reporter is reporter_id.
+    const byBob = await harness.admin.queryMessageFlags({ user_id: 'alice', reporter_id: 'bob', channel_cid: 'messaging:review-room' } as never);
     expect(byBob.flags?.map((flag) => flag.message.id)).toEqual([message.id]);
     expect(byBob.flags?.[0]).toMatchObject({ user: { id: 'bob' }, created_by_automod: false });
     expect(byBob.flags?.[0]?.reviewed_at).toBeUndefined();
