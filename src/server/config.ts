@@ -28,6 +28,8 @@ export type CliConfig = {
   translation?: { url: string; apiKey?: string };
   /** A Giphy-compatible search API for `/giphy`; absent: `/giphy` answers that it is not available. */
   giphy?: { url: string; apiKey: string };
+  /** `--export-stream <file>`: write the app in Stream's import format to the file and exit. */
+  exportStream?: string;
 };
 
 export const USAGE = `Usage: chat-widget-server [options]   (npm start at the project's root)
@@ -53,6 +55,12 @@ Options (each also settable by the environment variable shown):
                                                 (default https://api.giphy.com)
   --production             NODE_ENV=production  production mode: no /demo/token, no demo seed,
                                                 a real secret is required
+
+Moving to Stream's hosted API (docs/server.md):
+  --export-stream <file>                        write every user, channel, member, message and
+                                                reaction of the data folder's database to <file>
+                                                in Stream's import format, then exit (run it with
+                                                the server stopped)
 
 Limits (docs/server.md "Limits"; 0 turns a numeric limit off):
   --rate-limits <on|off>   RATE_LIMITS          the provider's rate limits, 429 code 9 (default on)
@@ -99,6 +107,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig {
       'max-connections-per-user': { type: 'string' },
       'max-body-bytes': { type: 'string' },
       'max-json-depth': { type: 'string' },
+      'export-stream': { type: 'string' },
     },
     strict: true,
   });
@@ -127,6 +136,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig {
     limits: limitsFrom(values, env),
     ...translationFrom(values['translation-url'] ?? env.TRANSLATION_URL, values['translation-api-key'] ?? env.TRANSLATION_API_KEY),
     ...giphyFrom(values['giphy-api-key'] ?? env.GIPHY_API_KEY, values['giphy-url'] ?? env.GIPHY_URL),
+    ...(values['export-stream'] ? { exportStream: resolve(values['export-stream']) } : {}),
   };
 }
 

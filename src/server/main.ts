@@ -1,8 +1,12 @@
-// `npm start` / `npm run dev`: read env + flags, start the backend, print where it is.
+// `npm start` / `npm run dev`: read env + flags, start the backend, print where it is; or, with
+// `--export-stream <file>`, write the data folder's app in Stream's import format and exit.
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { USAGE, loadConfig, type CliConfig } from './config';
+import { exportAppToFile } from './features/import-export/app-export';
 import { startServer } from './index';
 import { resolveLimits } from './limits';
+import { openStore } from './store/store';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -18,6 +22,10 @@ async function main(): Promise<void> {
   } catch (error) {
     console.error(`chat-widget backend: ${(error as Error).message}\n\n${USAGE}`);
     process.exitCode = 2;
+    return;
+  }
+  if (config.exportStream) {
+    await exportForStream(config.dbPath, config.exportStream);
     return;
   }
   const server = await startServer({
@@ -43,6 +51,26 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/** `--export-stream`: the database as it is, read without starting the server (nor seeding it). */
+async function exportForStream(dbPath: string, file: string): Promise<void> {
+  if (!existsSync(dbPath)) {
+    console.error(`chat-widget backend: no database at ${dbPath} (set --data-dir or DATA_DIR)`);
+    process.exitCode = 2;
+    return;
+  }
+  const store = openStore(dbPath);
+  try {
+    const counts = await exportAppToFile(store, file);
+    const summary = Object.entries(counts).map(([type, n]) => `${n} ${type}${n === 1 ? '' : 's'}`).join(', ');
+    console.log(`Wrote ${summary} to ${file}\nImport it into your Stream app: see "Moving to Stream's hosted API" in docs/server.md.`);
+  } catch (error) {
+    console.error(`chat-widget backend: could not write ${file}: ${(error as Error).message}`);
+    process.exitCode = 1;
+  } finally {
+    store.close();
+  }
 }
 
 function banner(config: CliConfig, port: number, seeded: boolean): string {

@@ -17,7 +17,7 @@ import { actorFor } from '../auth/actor';
 import { accessTo, assertCanRead, assertCapability } from '../auth/channel-access';
 import { channelDataChange } from '../features/channels/channel-data';
 import { overridesCheck } from '../features/channels/config-overrides';
-import { assertMayDelete, deleteChannel, hideChannel, showChannel, truncateChannel } from '../features/channels/channel-lifecycle';
+import { assertMayDelete, deleteChannel, hideChannel, showChannel, startChannelDeletion, truncateChannel } from '../features/channels/channel-lifecycle';
 import { updateChannel } from '../features/channels/update-channel';
 import { batchWork, planBatch } from '../features/channels/batch-update';
 import { startTask } from '../infra/run-task';
@@ -54,16 +54,7 @@ export function channelAdminRoutes(ctx: ServerContext) {
       assertMayDelete(ctx, row, actor);
       return row;
     });
-    const taskId = startTask(ctx, 'delete-channels', async (breathe) => {
-      const result: Record<string, { status: string }> = {};
-      for (const row of rows) {
-        const current = ctx.store.channels.get(row.cid);
-        if (current && !current.deleted_at) deleteChannel(ctx, current, hard, actor.id);
-        result[row.cid] = { status: 'ok' };
-        await breathe();
-      }
-      return { result };
-    });
+    const taskId = startChannelDeletion(ctx, rows, hard, actor.id);
     const result = Object.fromEntries(cids.map((cid) => [cid, 'pending']));
     return sendJson({ task_id: taskId, result, duration: elapsed(c) } satisfies APIResponse & DeleteChannelsResponse);
   });

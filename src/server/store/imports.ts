@@ -1,11 +1,13 @@
 // Imports and exports: the imports table (one row per import of a provider
 // import file: its state and the history of its states), and the few reads and writes the
-// import and export tasks need beyond the other stores: pages of a channel's messages,
-// reactions and members in storage order, and updates of rows an upsert import finds existing.
+// import and export tasks need beyond the other stores: pages of all users and all live channels
+// (the whole app's export), pages of a channel's messages, reactions and members in storage
+// order, and updates of rows an upsert import finds existing.
 import { placeholders, type Db } from './db';
-import type { MemberRow } from './channels';
+import type { ChannelRow, MemberRow } from './channels';
 import type { MessageRow } from './messages';
 import type { ReactionRow } from './reactions';
+import type { UserRow } from './users';
 
 export type ImportState = 'uploaded' | 'analyzing' | 'importing' | 'completed' | 'failed';
 export type ImportRow = {
@@ -32,11 +34,14 @@ export function createImportStore(db: Db) {
   );
   const setState = db.prepare('UPDATE imports SET state = ?, history = ?, result = COALESCE(?, result), updated_at = ? WHERE id = ?');
 
+  const userPage = db.prepare<[string, number], UserRow>('SELECT * FROM users WHERE id > ? ORDER BY id LIMIT ?');
+  const channelPage = db.prepare<[string, number], ChannelRow>(
+    'SELECT * FROM channels WHERE cid > ? AND deleted_at IS NULL ORDER BY cid LIMIT ?',
+  );
   const messagePage = db.prepare<[string, number, number], MessageRow>(
     'SELECT * FROM messages WHERE cid = ? AND seq > ? AND hard_deleted = 0 AND pending = 0 AND shadowed = 0 ORDER BY seq LIMIT ?',
   );
   const membersOf = db.prepare<[string], MemberRow>('SELECT * FROM members WHERE cid = ? ORDER BY created_at, user_id');
-  const updateChannel = db.prepare('UPDATE channels SET name = ?, custom = ?, updated_at = ? WHERE cid = ?');
   const updateMessage = db.prepare(
     'UPDATE messages SET text = ?, attachments = ?, custom = ?, updated_at = ?, deleted_at = ? WHERE id = ?',
   );
@@ -63,6 +68,10 @@ export function createImportStore(db: Db) {
       history.push({ created_at: now, prev_state: row.state, next_state: state });
       setState.run(state, JSON.stringify(history), result === undefined ? null : JSON.stringify(result), now, id);
     },
+    /** Up to `limit` users after `afterId`, by id. */
+    usersAfter: (afterId: string, limit: number) => userPage.all(afterId, limit),
+    /** Up to `limit` channels not deleted after `afterCid`, by cid. */
+    channelsAfter: (afterCid: string, limit: number) => channelPage.all(afterCid, limit),
     /** Up to `limit` of a channel's delivered messages after `afterSeq`, replies included, in storage order. */
     messagesAfter: (cid: string, afterSeq: number, limit: number) => messagePage.all(cid, afterSeq, limit),
     /** The reactions on these messages (a page of them), oldest first. */
@@ -75,8 +84,6 @@ export function createImportStore(db: Db) {
         .all(...messageIds);
     },
     membersIn: (cid: string) => membersOf.all(cid),
-    updateChannel: (cid: string, name: string | null, custom: Record<string, unknown>, now: string) =>
-      void updateChannel.run(name, JSON.stringify(custom), now, cid),
     updateMessage: (id: string, text: string, attachments: unknown[], custom: Record<string, unknown>, now: string, deletedAt: string | null) =>
       void updateMessage.run(text, JSON.stringify(attachments), JSON.stringify(custom), now, deletedAt, id),
     setMemberRole: (cid: string, userId: string, role: string, channelRole: string, now: string) =>

@@ -1,6 +1,8 @@
 // Deleting and truncating channels, and each member hiding one for themselves.
 // - Delete: soft keeps the rows (the channel is gone from every query, and created again it
-//   starts empty); hard removes the channel and everything in it.
+//   starts empty); hard removes the channel and everything in it. Many at once
+//   (`POST /channels/delete`) run as a task whose result has each channel's outcome under its
+//   cid, as the provider's does: `{status: 'ok'}` or `{status: 'error', error}`.
 // - Truncate: every message up to `truncated_at` (default now) disappears for everyone; hard
 //   removes them from storage, soft only hides them. Nobody has anything unread afterwards.
 // - Hide: the channel leaves the member's list until they show it or a new message arrives;
@@ -12,6 +14,7 @@ import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { isObject, optionalBoolean, optionalString, type JsonObject } from '../../http/input';
 import { notifyChannelDeleted, notifyChannelHidden, notifyChannelTruncated, notifyChannelVisible } from '../../events/channel-events';
+import { itemOutcome, startTask, type ItemOutcome } from '../../infra/run-task';
 import type { ChannelRow } from '../../store/channels';
 import { sendMessage } from '../messages/send-message';
 
@@ -30,6 +33,22 @@ export function deleteChannel(ctx: ServerContext, row: ChannelRow, hard: boolean
   const deleted: ChannelRow = { ...row, deleted_at: now, updated_at: now };
   notifyChannelDeleted(ctx, deleted, memberIds, actorId);
   return deleted;
+}
+
+/** Deletes channels the caller already checked, as a task; returns its id. */
+export function startChannelDeletion(ctx: ServerContext, rows: ChannelRow[], hard: boolean, actorId: string | null): string {
+  return startTask(ctx, 'delete-channels', async (breathe) => {
+    const result: Record<string, ItemOutcome> = {};
+    for (const { cid } of rows) {
+      result[cid] = await itemOutcome(ctx, `deleting channel ${cid}`, () => {
+        // As stored now: one deleted meanwhile is deleted all the same.
+        const current = ctx.store.channels.get(cid);
+        if (current && !current.deleted_at) deleteChannel(ctx, current, hard, actorId);
+      });
+      await breathe();
+    }
+    return result;
+  });
 }
 
 export function truncateChannel(

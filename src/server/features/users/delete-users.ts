@@ -8,6 +8,8 @@
 //   messages: soft marks them deleted, pruning also strips them, hard leaves empty tombstones,
 //   or, with the user hard-deleted, removes them with their threads.
 //   conversations: soft or hard deletes each distinct channel of the user and one other.
+// The task's result has each user's outcome under their id, as the provider's does:
+// `{status: 'ok'}`, or `{status: 'error', error}` for one that failed or was restored meanwhile.
 import type { UserResponse } from 'stream-chat';
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
@@ -17,7 +19,7 @@ import { announceUserDeleted, announceUserMessagesDeleted, announceUserUpdated, 
 import { Presenter } from '../../present/presenter';
 import type { UserRow } from '../../store/users';
 import { deleteChannel } from '../channels/channel-lifecycle';
-import { startTask } from '../../infra/run-task';
+import { itemOutcome, startTask, type ItemOutcome } from '../../infra/run-task';
 import { deleteMessagesOf, type Breathe } from './user-messages';
 
 type DeleteType = 'soft' | 'pruning' | 'hard';
@@ -73,11 +75,17 @@ export function startDeletion(ctx: ServerContext, users: UserRow[], plan: Deleti
   const marked = users.map((row) => ctx.store.users.setLifecycle(row.id, { deleted_at: row.deleted_at ?? at }) as UserRow);
   for (const row of marked) disconnectUser(ctx, row.id, 'user.deleted');
   const taskId = startTask(ctx, 'delete-users', async (breathe) => {
+    const result: Record<string, ItemOutcome> = {};
     for (const { id } of marked) {
-      // As stored now, not as marked: a user restored (or removed) meanwhile is left alone.
-      const row = stillDeleted(ctx, id);
-      if (row) await deleteUser(ctx, row, plan, breathe);
+      result[id] = await itemOutcome(ctx, `deleting user ${id}`, async () => {
+        // As stored now, not as marked: a user restored (or removed) meanwhile is left alone.
+        if (!ctx.store.users.get(id)) return `user ${id} no longer exists`;
+        const row = stillDeleted(ctx, id);
+        const deleted = row ? await deleteUser(ctx, row, plan, breathe) : false;
+        return deleted ? undefined : `user ${id} was restored before the deletion reached them`;
+      });
     }
+    return result;
   });
   return { marked, taskId };
 }
@@ -97,7 +105,8 @@ function stillDeleted(ctx: ServerContext, id: string): UserRow | undefined {
   return row?.deleted_at ? row : undefined;
 }
 
-async function deleteUser(ctx: ServerContext, row: UserRow, plan: DeletionPlan, breathe: Breathe): Promise<void> {
+/** Deletes as planned; false when the user was restored while their messages were walked. */
+async function deleteUser(ctx: ServerContext, row: UserRow, plan: DeletionPlan, breathe: Breathe): Promise<boolean> {
   const { store } = ctx;
   const hard = plan.user === 'hard';
   const shown = (): UserResponse => new Presenter(ctx).fromRow(store.users.get(row.id) ?? row);
@@ -109,7 +118,7 @@ async function deleteUser(ctx: ServerContext, row: UserRow, plan: DeletionPlan, 
   // Who hears of it, found while the user's memberships (1:1 conversations included) still exist.
   const contacts = onlineContactsOf(ctx, row.id);
   if (plan.messages) announceUserMessagesDeleted(ctx, shown(), plan.messages === 'hard', contacts);
-  if (!current) return;
+  if (!current) return false;
   if (plan.conversations) deleteConversations(ctx, row.id, plan.conversations);
   if (plan.user === 'pruning') store.users.replace(row.id, { role: current.role, name: null, image: null, custom: {} });
   // What user.deleted shows: the user as they are last, deletion date included.
@@ -125,6 +134,7 @@ async function deleteUser(ctx: ServerContext, row: UserRow, plan: DeletionPlan, 
     },
     contacts,
   );
+  return true;
 }
 
 function deleteConversations(ctx: ServerContext, userId: string, how: 'soft' | 'hard'): void {

@@ -10,6 +10,8 @@ import type { AppEnv, ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { isObject, optionalBoolean, optionalString, type JsonObject } from '../../http/input';
 import { PLATFORMS } from '../../http/rate-limit-counters';
+import { existingTask } from '../../infra/run-task';
+import { presentTask } from '../../present/task';
 import { elapsed, readJson, readPayload, requireServerSide, sendJson } from '../request';
 
 const ENFORCE_UNIQUE_USERNAMES = ['no', 'app', 'team'];
@@ -55,18 +57,7 @@ export function appAdminRoutes(ctx: ServerContext) {
   });
 
   routes.get('/tasks/:id', server, (c) => {
-    const row = ctx.store.tasks.get(c.req.param('id'));
-    if (!row) throw ApiError.notFound(`task ${c.req.param('id')} does not exist`);
-    const stored = row.result ? (JSON.parse(row.result) as JsonObject) : undefined;
-    const failed = row.status === 'failed' && isObject(stored?.error);
-    const response: APIResponse & TaskStatus = {
-      task_id: row.id,
-      status: row.status,
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-      ...(failed ? { error: stored?.error as TaskStatus['error'] } : stored ? { result: stored } : {}),
-      duration: elapsed(c),
-    };
+    const response: APIResponse & TaskStatus = { ...presentTask(existingTask(ctx, c.req.param('id'))), duration: elapsed(c) };
     return sendJson(response);
   });
 

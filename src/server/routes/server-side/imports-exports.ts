@@ -8,8 +8,11 @@
 //   runs as a task (features/import-export).
 // - `POST /export_channels` {channels, …options} (exportChannels), `GET /export_channels/{id}`
 //   (getExportChannelStatus) and `POST /export/users` {user_ids} (exportUsers): tasks whose
-//   result is `{url}`, also read with `GET /tasks/{id}`; `GET /exports/{id}/{name}` serves the
-//   file (features/import-export).
+//   result is `{url}`, also read with `GET /tasks/{id}`; `GET /exports/{kind}/{id}/{name}` serves
+//   the file (features/import-export).
+// - `POST /export/app` (no call of its own in the SDK: `client.post(baseURL + '/export/app')`):
+//   the whole app in the provider's import format, for moving to Stream's hosted chat; a task
+//   whose result is `{url, stats}`.
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
@@ -17,16 +20,19 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Hono, type Context } from 'hono';
 import type { APIResponse, ImportTask, TaskStatus } from 'stream-chat';
-import { EXPORT_PATH, exportsDir, startChannelExport, startUserExport, type ChannelExport } from '../../features/import-export/run-export';
+import { startAppExport } from '../../features/import-export/app-export';
+import { EXPORT_PATH, exportFile, type ExportKind } from '../../features/import-export/export-file';
+import { startChannelExport, startUserExport, type ChannelExport } from '../../features/import-export/run-export';
 import { startImport, type ImportMode } from '../../features/import-export/run-import';
 import { isUploadId, newUploadId, safeFileName } from '../../features/uploads/disk';
 import { bodyChunks, declaredLength } from '../../http/body';
 import type { AppEnv, ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { boundedInt, isObject, optionalBoolean, optionalString, type JsonObject } from '../../http/input';
+import { existingTask } from '../../infra/run-task';
+import { presentTask } from '../../present/task';
 import { elapsed, readJson, readPayload, requireServerSide, sendJson } from '../request';
 import type { ImportHistory, ImportRow } from '../../store/imports';
-import type { TaskRow } from '../../store/tasks';
 
 /** The provider's limit on an import file. */
 export const MAX_IMPORT_BYTES = 300 * 1024 * 1024;
@@ -131,9 +137,8 @@ export function importExportRoutes(ctx: ServerContext) {
   });
 
   routes.get('/export_channels/:id', server, (c) => {
-    const row = ctx.store.tasks.get(c.req.param('id'));
-    if (!row || row.type !== 'export_channels') throw ApiError.notFound(`channel export ${c.req.param('id')} does not exist`);
-    return sendJson({ ...presentTask(row), duration: elapsed(c) });
+    const row = existingTask(ctx, c.req.param('id'), 'export_channels');
+    return sendJson({ ...presentTask(row), duration: elapsed(c) } satisfies TaskStatus & APIResponse);
   });
 
   routes.post('/export/users', server, async (c) => {
@@ -150,19 +155,23 @@ export function importExportRoutes(ctx: ServerContext) {
     return sendJson({ task_id: startUserExport(ctx, origin(c), unique), duration: elapsed(c) });
   });
 
-  routes.get('/exports/:id/:name', async (c) => {
-    const path = `/exports/${c.req.param('id')}/${c.req.param('name')}`;
-    const match = EXPORT_PATH.exec(path);
+  routes.post('/export/app', server, (c) => {
+    return sendJson({ task_id: startAppExport(ctx, origin(c)), duration: elapsed(c) });
+  });
+
+  routes.get('/exports/:kind/:id/:name', async (c) => {
+    const match = EXPORT_PATH.exec(`/exports/${c.req.param('kind')}/${c.req.param('id')}/${c.req.param('name')}`);
     if (!match) throw ApiError.notFound('no such export');
-    const file = join(exportsDir(ctx), match[1] as string, match[2] as string);
+    const [, kind, id, name] = match as unknown as [string, ExportKind, string, string];
+    const file = exportFile(ctx, kind, id, name);
     const info = await stat(file).catch(() => undefined);
     if (!info?.isFile()) throw ApiError.notFound('no such export');
     const body = Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>;
     return new Response(body, {
       headers: {
-        'content-type': 'application/x-ndjson; charset=utf-8',
+        'content-type': name.endsWith('.jsonl') ? 'application/x-ndjson; charset=utf-8' : 'application/json; charset=utf-8',
         'content-length': String(info.size),
-        'content-disposition': `attachment; filename="${match[2]}"`,
+        'content-disposition': `attachment; filename="${name}"`,
       },
     });
   });
@@ -176,7 +185,8 @@ function exportEntry(ctx: ServerContext, entry: unknown, index: number): Channel
     ?? `${optionalString(entry.type, `channels[${index}].type`) ?? ''}:${optionalString(entry.id, `channels[${index}].id`) ?? ''}`;
   if (!/^[^:]+:.+$/.test(cid)) throw ApiError.input(`channels[${index}] must be {cid} or {type, id}`);
   const channel = ctx.store.channels.get(cid);
-  if (!channel || channel.deleted_at) throw ApiError.input(`channel ${cid} does not exist`);
+  // The provider's words for a channel it does not have.
+  if (!channel || channel.deleted_at) throw ApiError.input(`Can't find channel with cid ${cid}`);
   const at = (value: unknown, name: string) => {
     if (value === undefined || value === null) return undefined;
     const text = optionalString(value, name) as string;
@@ -199,19 +209,5 @@ function presentImport(row: ImportRow): ImportTask & { mode: string } {
     ...(row.result ? { result: JSON.parse(row.result) as JsonObject } : {}),
     created_at: row.created_at,
     updated_at: row.updated_at,
-  };
-}
-
-/** A task as `GET /tasks/{id}` shows it (routes/server-side/app.ts). */
-function presentTask(row: TaskRow): TaskStatus & APIResponse {
-  const stored = row.result ? (JSON.parse(row.result) as JsonObject) : undefined;
-  const failed = row.status === 'failed' && isObject(stored?.error);
-  return {
-    task_id: row.id,
-    status: row.status,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    ...(failed ? { error: stored?.error as TaskStatus['error'] } : stored ? { result: stored } : {}),
-    duration: '',
   };
 }

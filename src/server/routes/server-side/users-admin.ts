@@ -4,11 +4,10 @@
 // event (`POST /users/{id}/event`). Slow work answers with a `task_id` read with `GET /tasks/{id}`.
 import { Hono, type Context } from 'hono';
 import { EVENT_MAP, type APIResponse, type TaskResponse, type UserResponse } from 'stream-chat';
-import { deactivateUser, reactivateUser } from '../../features/users/deactivation';
+import { deactivateUser, reactivateUser, startDeactivation, startReactivation } from '../../features/users/deactivation';
 import { deletionPlan, restoreUsers, singleDeletionPlan, startDeletion } from '../../features/users/delete-users';
 import { exportUser, type UserExport } from '../../features/users/export-user';
 import type { Breathe } from '../../features/users/user-messages';
-import { startTask } from '../../infra/run-task';
 import type { AppEnv, ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { idList, isObject, optionalBoolean, optionalString, queryFlag, requiredString, type JsonObject } from '../../http/input';
@@ -56,23 +55,14 @@ export function usersAdminRoutes(ctx: ServerContext) {
 
   routes.post('/users/deactivate', server, async (c) => {
     const body = await readJson(c);
-    const users = existingUsers(ctx, userIds(body.user_ids));
-    const options = deactivateOptions(body);
-    const taskId = startTask(ctx, 'deactivate-users', async (breathe) => {
-      // Users deleted or deactivated meanwhile are skipped, as the single call would refuse them.
-      for (const row of stillStored(ctx, users)) await deactivateUser(ctx, row, options, breathe).catch(skipRefusal);
-    });
+    const taskId = startDeactivation(ctx, existingUsers(ctx, userIds(body.user_ids)), deactivateOptions(body));
     return sendJson({ task_id: taskId, duration: elapsed(c) } satisfies APIResponse & TaskResponse);
   });
 
   routes.post('/users/reactivate', server, async (c) => {
     const body = await readJson(c);
-    const users = existingUsers(ctx, userIds(body.user_ids));
     // A batch renames no one (ReactivateUsersOptions has no name).
-    const options = { ...reactivateOptions(body), name: undefined };
-    const taskId = startTask(ctx, 'reactivate-users', async (breathe) => {
-      for (const row of stillStored(ctx, users)) await reactivateUser(ctx, row, options, breathe).catch(skipRefusal);
-    });
+    const taskId = startReactivation(ctx, existingUsers(ctx, userIds(body.user_ids)), reactivateOptions(body));
     return sendJson({ task_id: taskId, duration: elapsed(c) } satisfies APIResponse & TaskResponse);
   });
 
@@ -135,17 +125,4 @@ function reactivateOptions(body: JsonObject) {
     name: optionalString(body.name, 'name'),
     createdById: createdById(body),
   };
-}
-
-/** The users as stored when the task reaches them, not as they were when it was asked for. */
-function* stillStored(ctx: ServerContext, users: UserRow[]): Generator<UserRow> {
-  for (const { id } of users) {
-    const row = ctx.store.users.get(id);
-    if (row) yield row;
-  }
-}
-
-/** In a batch, a user the single call would refuse (already deactivated…) is passed over. */
-function skipRefusal(error: unknown): void {
-  if (!(error instanceof ApiError)) throw error;
 }

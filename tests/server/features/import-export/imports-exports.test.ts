@@ -2,8 +2,9 @@
 // thread and members is exported (exportChannels, getExportChannelStatus, getTask → result.url),
 // the file is uploaded to a second, fresh backend (_createImportURL, PUT to upload_url) and
 // imported (_createImport, _getImport, _listImports), and the channel reads the same there. Import
-// modes upsert and insert, exportUsers, malformed files and unknown ids, and the refusal of
-// every call without the secret.
+// modes upsert and insert, exportUsers, malformed files and unknown ids (in the provider's
+// words), and the refusal of every call without the secret. Moving a whole app is in
+// move-to-stream.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,7 @@ import type { StreamChat } from 'stream-chat';
 import { importItems } from '../../../../src/server/features/import-export/import-file';
 import { createImportStore } from '../../../../src/server/store/imports';
 import { openStore } from '../../../../src/server/store/store';
-import { startHarness, type Harness } from '../../helpers';
+import { failure, startHarness, type Harness } from '../../helpers';
 
 let source: Harness;
 let target: Harness;
@@ -100,7 +101,7 @@ describe('imports and exports', () => {
     const task = await taskDone(admin, task_id);
     expect(task.status).toBe('completed');
     const url = (task.result as { url: string }).url;
-    expect(url).toMatch(/^http:\/\/.+\/exports\/[0-9a-f]{32}\/channels\.jsonl$/);
+    expect(url).toMatch(/^http:\/\/.+\/exports\/channels\/[0-9a-f]{32}\/channels\.jsonl$/);
     const status = await admin.getExportChannelStatus(task_id);
     expect(status).toMatchObject({ status: 'completed', result: { url } });
 
@@ -194,7 +195,10 @@ describe('imports and exports', () => {
     const { task_id } = await admin.exportUsers({ user_ids: ['ana', 'ben'] });
     const task = await taskDone(admin, task_id);
     expect(task.status).toBe('completed');
-    const file = await (await fetch((task.result as { url: string }).url)).text();
+    const { url } = task.result as { url: string };
+    // As the provider's: the kind of export is in the URL's path.
+    expect(new URL(url).pathname).toMatch(/^\/exports\/users\/[0-9a-f]{32}\/users\.jsonl$/);
+    const file = await (await fetch(url)).text();
     const users = file.trim().split('\n').map((l) => JSON.parse(l) as { type: string; item: { id: string; name: string } });
     expect(users.map((u) => [u.type, u.item.id, u.item.name])).toEqual([['user', 'ana', 'Ana'], ['user', 'ben', 'Ben']]);
     await expect(admin.exportUsers({ user_ids: ['nobody-here'] })).rejects.toMatchObject({ code: 4 });
@@ -224,8 +228,13 @@ describe('imports and exports', () => {
     await expect(admin._createImport(path)).rejects.toMatchObject({ code: 4 });
     await expect(admin._createImport(path, { mode: 'replace' as never })).rejects.toMatchObject({ code: 4 });
     await expect(admin._getImport('no-such-import')).rejects.toMatchObject({ code: 16 });
-    await expect(admin.exportChannels([{ type: 'messaging', id: 'no-such-channel' }])).rejects.toMatchObject({ code: 4 });
-    await expect(admin.getExportChannelStatus('no-such-task')).rejects.toMatchObject({ code: 16 });
+    // The provider's words for what it cannot find.
+    expect(await failure(admin.exportChannels([{ type: 'messaging', id: 'no-such-channel' }]))).toMatchObject({
+      status: 400, code: 4, message: expect.stringContaining("Can't find channel"),
+    });
+    expect(await failure(admin.getExportChannelStatus('no-such-task'))).toMatchObject({
+      status: 404, code: 16, message: expect.stringContaining("Can't find task with id no-such-task"),
+    });
     const bad = await fetch(`${target.url}/import_uploads/${'0'.repeat(32)}/x.jsonl`, { method: 'PUT', body: 'x' });
     expect(bad.status).toBe(404);
   });
@@ -275,6 +284,7 @@ describe('imports and exports', () => {
       ['POST', '/export_channels', { channels: [{ cid: 'messaging:round-trip' }] }],
       ['GET', '/export_channels/x'],
       ['POST', '/export/users', { user_ids: ['visitor'] }],
+      ['POST', '/export/app', {}],
       ['GET', '/tasks/x'],
     ];
     for (const [method, path, body] of calls) {

@@ -1,9 +1,13 @@
 // User administration through the real SDK: partial updates and token revocation, deactivation,
 // deletion (soft, pruning, hard) as tasks, export and custom user events, each checked as the
 // users affected see it: refused calls and connections, messages marked deleted or gone, and
-// the events their clients act on.
+// the events their clients act on. The tasks' results are the provider's: the users a
+// deactivation leaves deactivated, and each user's (or, deleting many channels, each channel's)
+// outcome under its id.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { StreamChat, type Event, type UserResponse } from 'stream-chat';
+import { builtinChannelTypes } from '../../../../src/server/auth/channel-types';
+import { startChannelDeletion } from '../../../../src/server/features/channels/channel-lifecycle';
 import { restoreUsers, singleDeletionPlan, startDeletion } from '../../../../src/server/features/users/delete-users';
 import type { ServerContext } from '../../../../src/server/http/context';
 import { RateLimitCounters } from '../../../../src/server/http/rate-limit-counters';
@@ -12,6 +16,7 @@ import { ChangeFeed } from '../../../../src/server/infra/change-feed';
 import { RealtimeHub } from '../../../../src/server/realtime/hub';
 import { Timers } from '../../../../src/server/infra/timers';
 import { openStore } from '../../../../src/server/store/store';
+import type { ChannelRow } from '../../../../src/server/store/channels';
 import type { UserRow } from '../../../../src/server/store/users';
 import { API_KEY, API_SECRET, collectEvents, createUsers, nextEvent, signToken, startHarness, type Harness } from '../../helpers';
 import { sleep } from '../../scenes';
@@ -184,7 +189,11 @@ describe('deactivation', () => {
         (u) => `${u.id}:${u.deactivated_at ? 'off' : 'on'}`,
       );
     const off = await harness.admin.deactivateUsers(['gus', 'hal']);
-    expect(await settled(off.task_id)).toMatchObject({ status: 'completed' });
+    const done = await settled(off.task_id);
+    expect(done).toMatchObject({ status: 'completed' });
+    // As the provider's: the result lists each user deactivated, with deactivated_at.
+    const deactivated = (done.result as { users: UserResponse[] }).users;
+    expect(deactivated.map((u) => [u.id, u.deactivated_at])).toEqual([['gus', expect.any(String)], ['hal', expect.any(String)]]);
     expect(await listed()).toEqual(['gus:off', 'hal:off']);
     const on = await harness.admin.reactivateUsers(['gus', 'hal']);
     expect(await settled(on.task_id)).toMatchObject({ status: 'completed' });
@@ -207,7 +216,8 @@ describe('deletion', () => {
 
     const heard = nextEvent(jon, 'user.deleted', (event) => event.user?.id === 'ida');
     const { task_id } = await harness.admin.deleteUsers(['ida'], { user: 'soft', messages: 'soft' });
-    expect(await settled(task_id)).toMatchObject({ status: 'completed' });
+    // As the provider's: each user's outcome under their id.
+    expect(await settled(task_id)).toMatchObject({ status: 'completed', result: { ida: { status: 'ok' } } });
     expect(await heard).toMatchObject({
       user: { id: 'ida', deleted_at: expect.any(String) },
       hard_delete: false,
@@ -458,6 +468,29 @@ describe('finding who hears about a user', () => {
   });
 });
 
+describe('deleting many channels', () => {
+  it('reports each channel under its cid, as the provider does', async () => {
+    const ctx = inProcessContext();
+    try {
+      const now = new Date().toISOString();
+      ctx.store.channelTypes.ensure(builtinChannelTypes(now));
+      ctx.store.users.upsert({ id: 'ada' });
+      const rows = ['many-1', 'many-2'].map((id) => {
+        ctx.store.channels.create({ type: 'messaging', id, name: null, custom: {}, createdById: 'ada', now });
+        return ctx.store.channels.get(`messaging:${id}`) as ChannelRow;
+      });
+      const taskId = startChannelDeletion(ctx, rows, true, null);
+      await Promise.all([...ctx.tasks]);
+      const task = ctx.store.tasks.get(taskId);
+      expect(task?.status).toBe('completed');
+      expect(JSON.parse(task?.result ?? '{}')).toEqual({ 'messaging:many-1': { status: 'ok' }, 'messaging:many-2': { status: 'ok' } });
+      expect(ctx.store.channels.get('messaging:many-1')).toBeUndefined();
+    } finally {
+      ctx.store.close();
+    }
+  });
+});
+
 describe('restoring during a deletion task', () => {
   it('keeps a user restored while the task is still waiting, and deletes the others', async () => {
     const ctx = inProcessContext();
@@ -474,7 +507,13 @@ describe('restoring during a deletion task', () => {
       restoreUsers(ctx, [ctx.store.users.get('zoe') as UserRow]);
       await Promise.all([...ctx.tasks]);
 
-      expect(ctx.store.tasks.get(taskId)?.status).toBe('completed');
+      const task = ctx.store.tasks.get(taskId);
+      expect(task?.status).toBe('completed');
+      // Each user's outcome under their id, as the provider reports it.
+      expect(JSON.parse(task?.result ?? '{}')).toEqual({
+        zoe: { status: 'error', error: 'user zoe was restored before the deletion reached them' },
+        zed: { status: 'ok' },
+      });
       expect(ctx.store.users.get('zoe')).toMatchObject({ id: 'zoe', name: 'ZOE', deleted_at: null });
       expect(ctx.store.users.removedAt('zoe')).toBeUndefined();
       expect(ctx.store.users.get('zed')).toBeUndefined();
