@@ -149,12 +149,6 @@ export class ChannelHandle {
   private banTimer: ReturnType<typeof setTimeout> | undefined;
   /** The last message before a gap a recovery left in the messages (see splitAtGap). */
   private gapAfter: string | null = null;
-  /**
-   * From the recovery's new page of the channel until the catch-up has shown it: the SDK
-   * already counts the missed messages while the list still shows what it had, so nothing may
-   * be marked read meanwhile (the reader has not seen them).
-   */
-  private catchingUp = false;
   /** The messages shown are what the browser kept, not yet what the backend says. */
   private fromCache = false;
   private keepTimer: ReturnType<typeof setTimeout> | undefined;
@@ -269,9 +263,7 @@ export class ChannelHandle {
     // view is read again once it has.
     const queried = this.client.on('channels.queried', (event) => {
       const page = event.queriedChannels?.channels.find((response) => response.channel.cid === this.cid);
-      if (!page) return;
-      this.catchingUp = true;
-      this.gapAfter = splitAtGap(this.channel, page.messages, PAGE_SIZE) ?? this.gapAfter;
+      if (page) this.gapAfter = splitAtGap(this.channel, page.messages, PAGE_SIZE) ?? this.gapAfter;
     });
     const recovered = this.client.on('connection.recovered', () => void this.catchUp());
     // A queued send the backend stored, or refused, after the composer's delivery had let go of it.
@@ -360,14 +352,6 @@ export class ChannelHandle {
    * first one missed.
    */
   private async catchUp() {
-    try {
-      await this.showCaughtUp();
-    } finally {
-      this.catchingUp = false;
-    }
-  }
-
-  private async showCaughtUp() {
     if (this.channel.disconnected || this.state.getLatestValue().status !== 'ready') return;
     const after = this.gapAfter;
     this.gapAfter = null;
@@ -500,10 +484,14 @@ export class ChannelHandle {
 
   /**
    * Marks the channel read when there is something unread (the SDK checks the capability),
-   * unless the reader just marked a message unread: that holds until they send or reopen.
+   * unless the reader just marked a message unread (that holds until they send or reopen), or
+   * the list does not show the channel's newest message yet: after a reconnect the SDK counts
+   * the missed messages as soon as it has them, before the catch-up shows them.
    */
   async markRead() {
-    if (this.holdRead || this.catchingUp || this.channel.countUnread() === 0) return;
+    if (this.holdRead || this.channel.countUnread() === 0) return;
+    const shown = this.state.getLatestValue().messages.at(-1)?.id;
+    if (shown !== this.channel.state.latestMessages.at(-1)?.id) return;
     await this.channel.markRead().catch(() => undefined);
   }
 

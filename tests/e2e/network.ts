@@ -70,15 +70,36 @@ export function listedTexts(page: Page, from: string): Promise<string[]> {
     const rows: Array<{ key: string; text: string }> = [];
     scroller.scrollTop = scroller.scrollHeight;
     await frame();
-    for (let step = 0; step < 400; step += 1) {
+    const settled = async () => {
+      // An older page on its way lands above and the list keeps the reader's place: wait for it.
+      const waitUntil = Date.now() + 5000;
+      do await frame();
+      while (root.querySelector('.loading-more') && Date.now() < waitUntil);
+    };
+    for (let step = 0; step < 600; step += 1) {
       const shown = [...root.querySelectorAll<HTMLElement>('[data-row-key]')]
         .map((row) => ({ key: row.dataset.rowKey ?? '', text: row.querySelector('.message-text')?.textContent?.trim() ?? '' }))
         .filter((row) => row.text);
+      // What is shown must join what was read: a page landing above while scrolling can move
+      // the view past rows not read yet, so step back down until it does. A gap in the list
+      // itself still shows, as two rows that are neighbours here and not in the conversation.
+      if (rows.length && shown.length && !shown.some((row) => rows.some((seen) => seen.key === row.key))) {
+        scroller.scrollTop += scroller.clientHeight / 4;
+        await settled();
+        continue;
+      }
       // Scrolling up: the rows not seen yet are the older ones, above those already read.
       rows.unshift(...shown.filter((row) => !rows.some((seen) => seen.key === row.key)));
-      if (rows.some((row) => row.text.includes(from)) || scroller.scrollTop === 0) break;
+      if (rows.some((row) => row.text.includes(from))) break;
+      if (scroller.scrollTop === 0) {
+        // The top of what is loaded, or of the conversation: an older page moves the view down.
+        const waitUntil = Date.now() + 3000;
+        while (scroller.scrollTop === 0 && Date.now() < waitUntil) await settled();
+        if (scroller.scrollTop === 0) break;
+        continue;
+      }
       scroller.scrollTop -= scroller.clientHeight / 2;
-      await frame();
+      await settled();
     }
     const first = rows.findIndex((row) => row.text.includes(from));
     return rows.slice(Math.max(0, first)).map((row) => row.text);

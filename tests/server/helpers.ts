@@ -127,6 +127,16 @@ export function signToken(claims: Record<string, unknown>, secret = API_SECRET):
   return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(new TextEncoder().encode(secret));
 }
 
+/** The task once it has completed or failed (the backend runs tasks in the background). */
+export async function taskEnded(admin: StreamChat, taskId: string | undefined) {
+  for (let i = 0; i < 250; i++) {
+    const task = await admin.getTask(taskId as string);
+    if (task.status === 'completed' || task.status === 'failed') return task;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`task ${taskId} did not finish`);
+}
+
 export async function createUsers(harness: Harness, ...ids: string[]): Promise<void> {
   await harness.admin.upsertUsers(ids.map((id) => ({ id, name: id[0]?.toUpperCase() + id.slice(1) })));
 }

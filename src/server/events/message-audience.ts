@@ -4,6 +4,7 @@
 import type { MessageResponse } from 'stream-chat';
 import type { ServerContext } from '../http/context';
 import type { Connection } from '../realtime/registry';
+import type { MessageRow } from '../store/messages';
 import { restrictedTo, seesRestricted } from '../store/visibility';
 
 export type Audience = (connection: Connection) => boolean;
@@ -17,4 +18,9 @@ export function messageAudience(ctx: ServerContext, message: Pick<MessageRespons
   const blockers = ctx.store.blocks.blockersOf(authorId);
   if (listed) return (connection) => seesRestricted(listed, authorId, connection.userId) && !blockers.has(connection.userId);
   return blockers.size ? (connection) => !blockers.has(connection.userId) : undefined;
+}
+
+/** messageAudience of a stored message (a thread's parent, a poll's message). */
+export function storedAudience(ctx: ServerContext, row: Pick<MessageRow, 'shadowed' | 'user_id' | 'restricted_visibility'>): Audience | undefined {
+  return messageAudience(ctx, { shadowed: row.shadowed === 1, user: { id: row.user_id }, restricted_visibility: restrictedTo(row) ?? [] });
 }

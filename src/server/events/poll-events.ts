@@ -9,6 +9,7 @@ import { pollView, type PollView } from '../present/poll';
 import { Presenter } from '../present/presenter';
 import type { PollRow, PollVoteRow } from '../store/polls';
 import type { Connection } from '../realtime/registry';
+import { storedAudience } from './message-audience';
 
 export type PollEventType =
   | 'poll.updated'
@@ -28,7 +29,10 @@ export function notifyPoll(
   const presenter = new Presenter(ctx);
   const poll = view ?? pollView(presenter, ctx.store, row);
   const receivers = new Map<string, Connection>();
-  if (row.cid) for (const connection of ctx.hub.registry.watchers(row.cid)) receivers.set(connection.id, connection);
+  // A poll's events reach whoever may see its message.
+  const message = row.message_id ? ctx.store.messages.get(row.message_id) : undefined;
+  const audience = message ? storedAudience(ctx, message) : undefined;
+  if (row.cid) for (const connection of ctx.hub.registry.watchers(row.cid)) if (!audience || audience(connection)) receivers.set(connection.id, connection);
   if (actorId) for (const connection of ctx.hub.registry.ofUser(actorId)) receivers.set(connection.id, connection);
   if (!receivers.size) return;
 

@@ -12,6 +12,7 @@ import type { ChannelRow } from '../store/channels';
 import type { MessageRow } from '../store/messages';
 import { presentThread } from '../present/thread';
 import { envelope } from './notify';
+import { storedAudience } from './message-audience';
 
 export function recordThreadReply(ctx: ServerContext, channel: ChannelRow, reply: MessageRow): void {
   const { store, hub } = ctx;
@@ -63,7 +64,7 @@ export function markThreadRead(ctx: ServerContext, channel: ChannelRow, userId: 
   const { store, hub } = ctx;
   const parent = threadParent(ctx, channel, threadId);
   const at = new Date().toISOString();
-  const latest = store.messageQueries.latestReplies(parent.id, 1)[0];
+  const latest = store.messageQueries.latestSharedReply(parent.id);
   store.threads.setRead(parent.id, userId, at, latest?.id ?? null);
   const user = store.users.get(userId);
   const presenter = new Presenter(ctx);
@@ -78,7 +79,8 @@ export function markThreadRead(ctx: ServerContext, channel: ChannelRow, userId: 
     ...(latest ? { last_read_message_id: latest.id } : {}),
     ...(thread ? { thread } : {}),
   };
-  hub.toChannel(channel.cid, read);
+  // Who may not see the parent does not hear of its thread.
+  hub.toChannel(channel.cid, read, storedAudience(ctx, parent));
   const unread = store.reads.summary(userId);
   hub.toUser(userId, {
     ...read,
@@ -95,10 +97,13 @@ export function markThreadRead(ctx: ServerContext, channel: ChannelRow, userId: 
 /** thread.updated to the channel's watchers after a thread's title or custom data changed. */
 export function notifyThreadUpdated(ctx: ServerContext, channel: ChannelRow, thread: Event['thread']): void {
   if (!thread) return;
-  ctx.hub.toChannel(channel.cid, {
-    type: 'thread.updated',
-    ...envelope(channel),
-    thread,
-    created_at: new Date().toISOString(),
-  });
+  const parent = ctx.store.messages.get(thread.parent_message_id);
+  // The thread as its editor sees it, less the replies not everyone may see; and only to those
+  // who may see its parent.
+  const shared = { ...thread, latest_replies: (thread.latest_replies ?? []).filter((reply) => !reply.shadowed && !reply.restricted_visibility?.length) };
+  ctx.hub.toChannel(
+    channel.cid,
+    { type: 'thread.updated', ...envelope(channel), thread: shared, created_at: new Date().toISOString() },
+    parent ? storedAudience(ctx, parent) : undefined,
+  );
 }

@@ -123,9 +123,9 @@ function markChannelUnread(ctx: ServerContext, channel: ChannelRow, actor: UserA
   const { message, at } = anchor(
     body,
     (id) => inChannel(store.messages.get(id)),
-    (time) => store.messageQueries.firstSince(channel.cid, time),
+    (time) => store.messageQueries.firstSince(channel.cid, time, actor.id),
   );
-  const previous = message ? store.messageQueries.previousInChannel(channel.cid, message) : undefined;
+  const previous = message ? store.messageQueries.previousInChannel(channel.cid, message, actor.id) : undefined;
   const count = message ? store.messageQueries.countFrom(channel.cid, actor.id, message) : 0;
   const lastReadAt = previous?.created_at ?? new Date(Date.parse(at) - 1).toISOString();
   store.reads.markUnread(channel.cid, actor.id, lastReadAt, previous?.id ?? null, count);

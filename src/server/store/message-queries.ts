@@ -3,7 +3,7 @@
 import { placeholders, statementCache, type Db } from './db';
 import { ApiError } from '../http/errors';
 import { after, before, window, type Bound, type MessageRow, type PageOptions, type Position } from './messages';
-import { visibilityBounds, type Visibility } from './visibility';
+import { SEEN_BY, visibilityBounds, type Visibility } from './visibility';
 
 /** Channel history: top-level messages and replies also shown in the channel. */
 const IN_CHANNEL = '(parent_id IS NULL OR show_in_channel = 1)';
@@ -15,28 +15,34 @@ export function createMessageQueryStore(db: Db) {
   const replyAt = db.prepare<[string, string], Position>(
     'SELECT created_at, seq FROM messages WHERE id = ? AND parent_id = ?',
   );
-  const previous = db.prepare<[string, string, string, number], MessageRow>(
-    `SELECT * FROM messages WHERE cid = ? AND ${IN_CHANNEL} AND pending = 0
+  // What "mark unread" reads is what the reader sees of the channel (SEEN_BY: the reader's id twice).
+  const previous = db.prepare<[string, string, string, string, string, number], MessageRow>(
+    `SELECT * FROM messages WHERE cid = ? AND ${IN_CHANNEL} AND pending = 0 AND ${SEEN_BY}
        AND created_at <= ? AND (created_at < ? OR seq < ?)
      ORDER BY created_at DESC, seq DESC LIMIT 1`,
   );
-  const firstSince = db.prepare<[string, string], MessageRow>(
-    `SELECT * FROM messages WHERE cid = ? AND ${IN_CHANNEL} AND pending = 0 AND created_at >= ?
+  const firstSince = db.prepare<[string, string, string, string], MessageRow>(
+    `SELECT * FROM messages WHERE cid = ? AND ${IN_CHANNEL} AND pending = 0 AND ${SEEN_BY} AND created_at >= ?
      ORDER BY created_at ASC, seq ASC LIMIT 1`,
   );
-  const countFrom = db.prepare<[string, string, string, string, number], { n: number }>(
+  const countFrom = db.prepare<[string, string, string, string, string, string, number], { n: number }>(
     `SELECT COUNT(*) AS n FROM messages WHERE cid = ? AND ${IN_CHANNEL} AND deleted_at IS NULL AND pending = 0 AND user_id != ?
-       AND created_at >= ? AND (created_at > ? OR seq >= ?)`,
+       AND ${SEEN_BY} AND created_at >= ? AND (created_at > ? OR seq >= ?)`,
   );
-  const repliesFrom = db.prepare<[string, string, string, string, number], { n: number }>(
+  const repliesFrom = db.prepare<[string, string, string, string, string, string, number], { n: number }>(
     `SELECT COUNT(*) AS n FROM messages WHERE parent_id = ? AND deleted_at IS NULL AND pending = 0 AND user_id != ?
-       AND created_at >= ? AND (created_at > ? OR seq >= ?)`,
+       AND ${SEEN_BY} AND created_at >= ? AND (created_at > ? OR seq >= ?)`,
   );
   const lastSent = db.prepare<[string, string], { at: string }>(
     'SELECT created_at AS at FROM messages WHERE user_id = ? AND cid = ? ORDER BY created_at DESC LIMIT 1',
   );
   const latestReplies = db.prepare<[string, number], MessageRow>(
     'SELECT * FROM messages WHERE parent_id = ? AND pending = 0 ORDER BY created_at DESC, seq DESC LIMIT ?',
+  );
+  // A thread's read marker goes to all the channel's watchers: only a reply everyone may see.
+  const latestSharedReply = db.prepare<[string], MessageRow>(
+    `SELECT * FROM messages WHERE parent_id = ? AND pending = 0 AND shadowed = 0 AND restricted_visibility IS NULL
+     ORDER BY created_at DESC, seq DESC LIMIT 1`,
   );
 
   function scanReplies(parentId: string, bounds: Bound[], order: 'ASC' | 'DESC', limit: number, offset = 0) {
@@ -90,6 +96,8 @@ export function createMessageQueryStore(db: Db) {
     lastSentAt: (cid: string, userId: string) => lastSent.get(userId, cid)?.at,
     /** The newest `limit` replies of a thread, oldest first. */
     latestReplies: (parentId: string, limit: number) => latestReplies.all(parentId, limit).reverse(),
+    /** The thread's newest reply that everyone may see: the read marker others hear of. */
+    latestSharedReply: (parentId: string) => latestSharedReply.get(parentId),
     /** Messages of one channel by id, in the order asked; ids elsewhere are left out. */
     inChannel(cid: string, ids: string[]): MessageRow[] {
       if (!ids.length) return [];
@@ -97,14 +105,14 @@ export function createMessageQueryStore(db: Db) {
       const byId = new Map(rows.map((row) => [row.id, row]));
       return ids.flatMap((id) => byId.get(id) ?? []);
     },
-    /** The channel message just before `at`, if any. */
-    previousInChannel: (cid: string, at: Position) => previous.get(cid, at.created_at, at.created_at, at.seq),
-    /** The first channel message at or after `time`. */
-    firstSince: (cid: string, time: string) => firstSince.get(cid, time),
-    /** Messages from others at or after `at` in the channel: the unread count of a mark-unread. */
+    /** The channel message just before `at` that the reader sees, if any. */
+    previousInChannel: (cid: string, at: Position, readerId: string) => previous.get(cid, readerId, readerId, at.created_at, at.created_at, at.seq),
+    /** The first channel message at or after `time` that the reader sees. */
+    firstSince: (cid: string, time: string, readerId: string) => firstSince.get(cid, readerId, readerId, time),
+    /** Messages from others the user sees at or after `at` in the channel: the unread count of a mark-unread. */
     countFrom: (cid: string, userId: string, at: Position) =>
-      countFrom.get(cid, userId, at.created_at, at.created_at, at.seq)?.n ?? 0,
+      countFrom.get(cid, userId, userId, userId, at.created_at, at.created_at, at.seq)?.n ?? 0,
     repliesFrom: (parentId: string, userId: string, at: Position) =>
-      repliesFrom.get(parentId, userId, at.created_at, at.created_at, at.seq)?.n ?? 0,
+      repliesFrom.get(parentId, userId, userId, userId, at.created_at, at.created_at, at.seq)?.n ?? 0,
   };
 }

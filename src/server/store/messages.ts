@@ -99,7 +99,8 @@ export function createMessageStore(db: Db) {
     'SELECT created_at, seq FROM messages WHERE id = ? AND cid = ?',
   );
   const latest = db.prepare<[string], MessageRow>(
-    `SELECT * FROM messages WHERE cid = ? AND ${IN_CHANNEL} AND pending = 0 ORDER BY created_at DESC, seq DESC LIMIT 1`,
+    `SELECT * FROM messages WHERE cid = ? AND ${IN_CHANNEL} AND pending = 0 AND shadowed = 0 AND restricted_visibility IS NULL
+     ORDER BY created_at DESC, seq DESC LIMIT 1`,
   );
   const bumpReplies = db.prepare('UPDATE messages SET reply_count = reply_count + 1 WHERE id = ?');
 
@@ -191,6 +192,7 @@ export function createMessageStore(db: Db) {
     get: (id: string) => byId.get(id),
     getMany,
     page,
+    /** The channel's newest message everyone may see: the read marker all its watchers hear of. */
     latestInChannel: (cid: string) => latest.get(cid),
     incrementReplyCount: (id: string) => void bumpReplies.run(id),
   };

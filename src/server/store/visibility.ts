@@ -24,12 +24,12 @@ export function visibilityBounds(visibility: Visibility | undefined): Bound[] {
     sql: 'user_id NOT IN (SELECT blocked_user_id FROM user_blocks WHERE user_id = ?)',
     params: [visibility.viewerId],
   });
-  bounds.push({
-    sql: '(restricted_visibility IS NULL OR user_id = ? OR EXISTS (SELECT 1 FROM json_each(restricted_visibility) WHERE value = ?))',
-    params: [visibility.viewerId, visibility.viewerId],
-  });
+  bounds.push({ sql: SEEN_BY, params: [visibility.viewerId, visibility.viewerId] });
   return bounds;
 }
+
+/** A message the user (given twice) may see as far as `restricted_visibility` goes. */
+export const SEEN_BY = '(restricted_visibility IS NULL OR user_id = ? OR EXISTS (SELECT 1 FROM json_each(restricted_visibility) WHERE value = ?))';
 
 /** The users a message is restricted to besides its author, or null when everyone may see it. */
 export function restrictedTo(message: { restricted_visibility?: string | string[] | null }): string[] | null {

@@ -114,7 +114,8 @@ function mergedGrants(ctx: ServerContext, current: Record<string, string[]>, val
     if (!Array.isArray(list) || list.some((id) => typeof id !== 'string')) throw ApiError.input(`grants.${role} must be a list of permission ids`);
     const unknown = (list as string[]).filter((id) => !known.has(id));
     if (unknown.length) throw ApiError.input(`grants.${role}: unknown permissions ${unknown.join(', ')}`);
-    merged[role] = [...new Set(list as string[])];
+    // defineProperty, not assignment: a role may be named "__proto__", which would set the prototype.
+    Object.defineProperty(merged, role, { value: [...new Set(list as string[])], enumerable: true, writable: true, configurable: true });
   }
   return merged;
 }

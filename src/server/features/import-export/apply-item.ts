@@ -66,7 +66,7 @@ export class ReadPositions {
         if (!store.channels.member(cid, userId)) continue;
         // Everything at or before `at` is read, whatever the order of equal timestamps.
         const position = { created_at: at, seq: Number.MAX_SAFE_INTEGER };
-        const last = store.messageQueries.previousInChannel(cid, position);
+        const last = store.messageQueries.previousInChannel(cid, position, userId);
         store.reads.start(cid, [userId], at);
         store.reads.markUnread(cid, userId, at, last?.id ?? null, store.messageQueries.countFrom(cid, userId, position));
       }

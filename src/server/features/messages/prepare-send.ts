@@ -6,13 +6,14 @@
 import { randomUUID } from 'node:crypto';
 import type { MessageResponse } from 'stream-chat';
 import type { UserActor } from '../../auth/actor';
-import { assertCapability, type ChannelAccess } from '../../auth/channel-access';
+import { assertCapability, visibleMessages, type ChannelAccess } from '../../auth/channel-access';
 import type { ServerContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import { idList, optionalBoolean, optionalString, withoutKeys, type JsonObject } from '../../http/input';
 import { Presenter } from '../../present/presenter';
 import type { ChannelRow } from '../../store/channels';
-import type { NewMessage } from '../../store/messages';
+import type { MessageRow, NewMessage } from '../../store/messages';
+import { restrictedTo } from '../../store/visibility';
 import { runCommand } from '../commands/run-command';
 import { parseLocation, type LocationInput } from './shared-location';
 import { blockedReply, blocklistVerdict, moderationMark } from '../moderation/blocklist-check';
@@ -40,6 +41,9 @@ export type PreparedSend = { reply: MessageResponse } | { plan: SendPlan };
 export function prepareSend(ctx: ServerContext, channel: ChannelRow, actor: UserActor, raw: JsonObject): PreparedSend {
   const { store } = ctx;
   const { access, shadowed } = assertMaySend(ctx, channel, actor);
+  // Only the users listed (and the author) see it; the list cannot change once sent.
+  const restricted = idList(raw.restricted_visibility, 'message.restricted_visibility');
+  if (restricted.length) assertCapability(channel, actor, access, 'send-restricted-visibility-message');
   const reply = runCommand(ctx, channel, actor, raw);
   if (reply) return { reply };
 
@@ -62,10 +66,6 @@ export function prepareSend(ctx: ServerContext, channel: ChannelRow, actor: User
     if (poll.message_id) throw ApiError.input(`poll ${pollId} is already sent in message ${poll.message_id}`);
   }
 
-  // Only the users listed (and the author) see it; the list cannot change once sent.
-  const restricted = idList(raw.restricted_visibility, 'message.restricted_visibility');
-  if (restricted.length) assertCapability(channel, actor, access, 'send-restricted-visibility-message');
-
   let location: LocationInput | undefined;
   if (raw.shared_location !== undefined && raw.shared_location !== null) {
     assertCapability(channel, actor, access, 'share-location');
@@ -76,11 +76,7 @@ export function prepareSend(ctx: ServerContext, channel: ChannelRow, actor: User
     shadowed: shadowed || verdict?.behavior === 'shadow_block',
     moderation: verdict ? moderationMark(verdict) : null,
   };
-  const message = {
-    ...messageFields(ctx, channel, actor, access, raw, id, attachments),
-    ...marks,
-    ...(restricted.length ? { restrictedVisibility: [...new Set(restricted)] } : {}),
-  };
+  const message = { ...messageFields(ctx, channel, actor, access, raw, id, attachments, restricted), ...marks };
   return { plan: { message, access, flagged: verdict !== undefined, ...(pollId ? { pollId } : {}), ...(location ? { location } : {}) } };
 }
 
@@ -93,6 +89,7 @@ function messageFields(
   raw: JsonObject,
   id: string,
   attachments: JsonObject[],
+  restricted: string[],
 ): Omit<NewMessage, 'pending' | 'shadowed' | 'moderation'> {
   const { store } = ctx;
   const config = access.type.config;
@@ -122,8 +119,11 @@ function messageFields(
   if (quotedId && quoted?.cid !== channel.cid) {
     throw ApiError.input(`quoted message ${quotedId} does not exist in this channel`);
   }
-  // Nothing is built on a message others cannot see yet.
+  // Nothing is built on a message others cannot see yet, nor on one the sender may not see.
   if (parent?.pending || quoted?.pending) throw ApiError.input(`message ${parentId ?? quotedId} is pending: commit it first`);
+  const unseen = [parent, quoted].find((row) => row && !visibleMessages(ctx, channel, actor, access.member, [row]).length);
+  if (unseen) throw ApiError.input(`${unseen === parent ? 'parent' : 'quoted'} message ${unseen.id} does not exist in this channel`);
+  const restrictedVisibility = audienceOf(actor.id, restricted, [parent, quoted]);
   const mentioned = idList(raw.mentioned_users, 'message.mentioned_users');
   const known = store.users.getMany(mentioned);
   return {
@@ -139,5 +139,24 @@ function messageFields(
     attachments,
     custom: withoutKeys(raw, NOT_CUSTOM),
     now: new Date().toISOString(),
+    ...(restrictedVisibility ? { restrictedVisibility } : {}),
   };
+}
+
+/**
+ * Who besides the sender sees the message (null: everyone): those it lists, narrowed to who may
+ * see the message it replies to or quotes, so that a reply or a quote never shows a restricted
+ * message to anyone it was not for. Nobody left: the sender alone.
+ */
+function audienceOf(senderId: string, listed: string[], sources: Array<MessageRow | undefined>): string[] | null {
+  let allowed: Set<string> | null = listed.length ? new Set([...listed, senderId]) : null;
+  for (const source of sources) {
+    const limited = source ? restrictedTo(source) : null;
+    if (!source || !limited) continue;
+    const audience = new Set([...limited, source.user_id]);
+    allowed = new Set([...(allowed ?? audience)].filter((userId) => audience.has(userId)));
+  }
+  if (!allowed) return null;
+  allowed.delete(senderId);
+  return allowed.size ? [...allowed] : [senderId];
 }

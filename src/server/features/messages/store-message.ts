@@ -54,7 +54,9 @@ export function countMessage(ctx: ServerContext, row: ChannelRow, message: Messa
   if (readEvents && inChannel) {
     // Sending reads the channel for the sender (the SDK assumes so on its own message.new);
     // everyone else has one more unread, unless the message is silent.
-    if (senderIsMember) store.reads.markRead(row.cid, message.user_id, message.created_at, message.id);
+    // The read marker everyone sees never names a message only some may see.
+    const marker = listed ? (store.reads.get(row.cid, message.user_id)?.last_read_message_id ?? null) : message.id;
+    if (senderIsMember) store.reads.markRead(row.cid, message.user_id, message.created_at, marker);
     if ((JSON.parse(message.custom) as { silent?: unknown }).silent === true) return;
     if (listed) store.reads.incrementUnreadOf(row.cid, listed.filter((userId) => userId !== message.user_id));
     else store.reads.incrementUnread(row.cid, message.user_id);

@@ -2,7 +2,7 @@
 // moderators and roles, invitations, hiding, truncation, deletion (one and many, as a task),
 // frozen and slow-mode channels; every change reaches the watchers by event.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUsers, nextEvent, startHarness, type Harness } from '../../helpers';
+import { createUsers, nextEvent, startHarness, taskEnded, type Harness } from '../../helpers';
 import { sleep, watchingPair } from '../../scenes';
 
 let harness: Harness;
@@ -22,14 +22,6 @@ const data = (fields: Record<string, unknown>) => fields as never;
 /** The server-side SDK's handle on a channel a test made. */
 const serverChannel = (id: string) => harness.admin.channel('messaging', id);
 
-async function waitForTask(taskId: string) {
-  for (let i = 0; i < 100; i++) {
-    const task = await harness.admin.getTask(taskId);
-    if (task.status === 'completed' || task.status === 'failed') return task;
-    await sleep(20);
-  }
-  throw new Error(`task ${taskId} did not finish`);
-}
 
 describe('updating a channel', () => {
   it('renames a channel server-side with an accompanying message: channel.updated carries the new data to watchers', async () => {
@@ -254,7 +246,7 @@ describe('hiding, truncating and deleting', () => {
     await expect(bc.delete()).rejects.toMatchObject({ code: 17 });
     const { task_id: taskId } = await harness.admin.deleteChannels(['messaging:many-1', 'messaging:many-2'], { hard_delete: true });
     expect(taskId).toEqual(expect.any(String));
-    const task = await waitForTask(taskId as string);
+    const task = await taskEnded(harness.admin, taskId as string);
     expect(task.status).toBe('completed');
     expect(task.result).toEqual({ 'messaging:many-1': { status: 'ok' }, 'messaging:many-2': { status: 'ok' } });
     expect(await harness.admin.queryChannels({ cid: { $in: ['messaging:many-1', 'messaging:many-2'] } })).toEqual([]);
@@ -439,25 +431,25 @@ describe('many channels at once (PUT /channels/batch)', () => {
     // A member joins every channel the cids name, as a task whose result names each channel.
     const added = await updater.addMembers({ cids: { $in: cids(ids) } }, [{ user_id: 'carol' }]);
     expect(added.result).toEqual({ 'messaging:batch-a': 'pending', 'messaging:batch-b': 'pending', 'messaging:batch-c': 'pending' });
-    const done = await waitForTask(added.task_id!);
+    const done = await taskEnded(harness.admin, added.task_id!);
     expect(done).toMatchObject({ status: 'completed', result: { channels: 3, failed: 0 } });
     for (const id of ids) expect(await membersOf(id)).toEqual(['alice', 'bob', 'carol']);
 
     // Only the channels the filter tag selects lose a member.
     const removed = await updater.removeMembers({ filter_tags: { $in: ['vip'] }, cids: { $in: cids(ids) } } as never, ['bob']);
-    await waitForTask(removed.task_id!);
+    await taskEnded(harness.admin, removed.task_id!);
     expect(await membersOf('batch-c')).toEqual(['alice', 'carol']);
     expect(await membersOf('batch-a')).toEqual(['alice', 'bob', 'carol']);
 
     // Archived for alice alone (members named, as the Python SDK's updater sends them): her
     // channel list finds them archived, carol's does not; without members, for every member.
     const archive = await harness.admin.updateChannelsBatch({ operation: 'archive', filter: { cids: cids(['batch-a', 'batch-b']) } as never, members: [{ user_id: 'alice' }] });
-    await waitForTask(archive.task_id!);
+    await taskEnded(harness.admin, archive.task_id!);
     const archivedFor = async (user: string) =>
       (await harness.admin.queryChannels({ cid: { $in: cids(ids) }, archived: true } as never, {}, { user_id: user })).map((c) => c.cid).sort();
     expect(await archivedFor('alice')).toEqual(cids(['batch-a', 'batch-b']));
     expect(await archivedFor('carol')).toEqual([]);
-    await waitForTask((await updater.archive({ cids: { $eq: 'messaging:batch-c' } })).task_id!);
+    await taskEnded(harness.admin, (await updater.archive({ cids: { $eq: 'messaging:batch-c' } })).task_id!);
     expect(await archivedFor('carol')).toEqual(['messaging:batch-c']);
 
     // Data: frozen, a custom key set by path, and per-channel settings, on every selected channel.
@@ -466,7 +458,7 @@ describe('many channels at once (PUT /channels/batch)', () => {
       data: { frozen: true, config_overrides: { typing_events: false } },
       custom_set: { 'details.tier': 'platinum', note: 'moved' },
     });
-    await waitForTask(changed.task_id!);
+    await taskEnded(harness.admin, changed.task_id!);
     const [a] = await harness.admin.queryChannels({ cid: 'messaging:batch-a' });
     expect(a?.data).toMatchObject({ frozen: true, details: { tier: 'platinum', region: 'eu' }, note: 'moved' });
     expect(a?.data?.config).toMatchObject({ typing_events: false });

@@ -13,7 +13,7 @@ import type { StreamChat } from 'stream-chat';
 import { importItems } from '../../../../src/server/features/import-export/import-file';
 import { createImportStore } from '../../../../src/server/store/imports';
 import { openStore } from '../../../../src/server/store/store';
-import { failure, startHarness, type Harness } from '../../helpers';
+import { failure, startHarness, taskEnded, type Harness } from '../../helpers';
 
 let source: Harness;
 let target: Harness;
@@ -28,14 +28,6 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function taskDone(admin: StreamChat, id: string) {
-  for (let i = 0; i < 250; i++) {
-    const task = await admin.getTask(id);
-    if (task.status === 'completed' || task.status === 'failed') return task;
-    await sleep(20);
-  }
-  throw new Error(`task ${id} did not finish`);
-}
 
 async function importDone(admin: StreamChat, id: string) {
   for (let i = 0; i < 250; i++) {
@@ -98,7 +90,7 @@ describe('imports and exports', () => {
     await admin.deleteMessage(oops.id);
 
     const { task_id } = await admin.exportChannels([{ type: 'messaging', id: 'round-trip' }]);
-    const task = await taskDone(admin, task_id);
+    const task = await taskEnded(admin, task_id);
     expect(task.status).toBe('completed');
     const url = (task.result as { url: string }).url;
     expect(url).toMatch(/^http:\/\/.+\/exports\/channels\/[0-9a-f]{32}\/channels\.jsonl$/);
@@ -193,7 +185,7 @@ describe('imports and exports', () => {
   it('exports users', async () => {
     const { admin } = source;
     const { task_id } = await admin.exportUsers({ user_ids: ['ana', 'ben'] });
-    const task = await taskDone(admin, task_id);
+    const task = await taskEnded(admin, task_id);
     expect(task.status).toBe('completed');
     const { url } = task.result as { url: string };
     // As the provider's: the kind of export is in the URL's path.
@@ -267,7 +259,7 @@ describe('imports and exports', () => {
     await channel.sendMessage({ text: 'late', user_id: 'ana' });
     await channel.sendMessage({ text: 'late reply to early', parent_id: early.id, user_id: 'ben' });
     const since = await admin.exportChannels([{ cid: 'messaging:ranged', messages_since: middle }], { export_users: false });
-    const task = await taskDone(admin, since.task_id);
+    const task = await taskEnded(admin, since.task_id);
     const items = (await (await fetch((task.result as { url: string }).url)).text()).trim().split('\n').map((l) => JSON.parse(l) as { type: string; item: { text?: string } });
     expect(items.map((l) => l.type)).toEqual(['channel', 'member', 'message']);
     expect(items[2]?.item.text).toBe('late');

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { StreamChat, type ChannelResponse, type MessageResponse } from 'stream-chat';
-import { API_KEY, API_SECRET, startHarness, type Harness } from '../../helpers';
+import { API_KEY, API_SECRET, startHarness, taskEnded, type Harness } from '../../helpers';
 import { sleep } from '../../scenes';
 
 const run = promisify(execFile);
@@ -31,19 +31,11 @@ afterAll(async () => {
   await Promise.all([source?.close(), target?.close()]);
 });
 
-async function taskDone(admin: StreamChat, id: string) {
-  for (let i = 0; i < 250; i++) {
-    const task = await admin.getTask(id);
-    if (task.status === 'completed' || task.status === 'failed') return task;
-    await sleep(20);
-  }
-  throw new Error(`task ${id} did not finish`);
-}
 
 /** The app export as a task: the task's result and the file it points to. */
 async function exportApp(admin: StreamChat) {
   const { task_id } = await admin.post<{ task_id: string }>(`${admin.baseURL}/export/app`, {});
-  const task = await taskDone(admin, task_id);
+  const task = await taskEnded(admin, task_id);
   expect(task.status).toBe('completed');
   const { url, stats } = task.result as { url: string; stats: Record<string, number> };
   const response = await fetch(url);

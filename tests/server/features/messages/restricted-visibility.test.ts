@@ -101,4 +101,45 @@ describe('a message with restricted visibility', () => {
     expect(edited.message).toMatchObject({ text: 'Only Bob, edited', restricted_visibility: ['bob'] });
     expect((await channels.carol.query({ messages: { limit: 10 } })).messages).toEqual([]);
   });
+
+  it('cannot be quoted or replied to by those who do not see it, and what builds on it is seen only by its audience', async () => {
+    const { clients, channels } = await roomOfThree('restricted-built-on');
+    const server = harness.admin.channel('messaging', 'restricted-built-on');
+    const { message: secret } = await server.sendMessage(restricted({ text: 'The code is 4721', user_id: 'alice', restricted_visibility: ['bob'] }));
+    await expect(channels.carol.sendMessage({ text: 'what code?', quoted_message_id: secret.id })).rejects.toMatchObject({ code: 4 });
+    await expect(channels.carol.sendMessage({ text: 'what code?', parent_id: secret.id })).rejects.toMatchObject({ code: 4 });
+
+    // Bob quotes it and replies to it: both are for alice and bob alone.
+    const { message: quote } = await channels.bob.sendMessage({ text: 'Noted', quoted_message_id: secret.id });
+    expect(quote.restricted_visibility).toEqual(['alice']);
+    const { message: reply } = await channels.bob.sendMessage({ text: 'Got it', parent_id: secret.id });
+    expect(reply.restricted_visibility).toEqual(['alice']);
+    const carolSees = JSON.stringify(await channels.carol.query({ messages: { limit: 20 } }));
+    expect(carolSees).not.toContain('4721');
+    expect(carolSees).not.toContain(secret.id);
+
+    // Bob reading the thread tells only those who see its parent.
+    const carolHears = collectEvents(clients.carol, 'message.read');
+    const aliceHears = nextEvent(clients.alice, 'message.read', (e) => Boolean(e.thread));
+    await channels.bob.markRead({ thread_id: secret.id } as never);
+    await aliceHears;
+    await sleep(50);
+    expect(JSON.stringify(carolHears.events)).not.toContain(secret.id);
+  });
+
+  it('is left out of what carol\'s mark-unread counts, and of the read marker others hear', async () => {
+    const { clients, channels } = await roomOfThree('restricted-mark-unread');
+    const server = harness.admin.channel('messaging', 'restricted-mark-unread');
+    const { message: first } = await server.sendMessage({ text: 'one', user_id: 'alice' });
+    const { message: hidden } = await server.sendMessage(restricted({ text: 'between us', user_id: 'alice', restricted_visibility: ['bob'] }));
+    await server.sendMessage({ text: 'two', user_id: 'alice' });
+    const carolHears = collectEvents(channels.carol, 'message.read');
+    await channels.bob.markRead();
+    await channels.carol.markRead();
+    await sleep(50);
+    expect(JSON.stringify(carolHears.events)).not.toContain(hidden.id);
+    await channels.carol.markUnread({ message_id: first.id });
+    const [own] = await clients.carol.queryChannels({ cid: 'messaging:restricted-mark-unread' });
+    expect(own?.state.read.carol?.unread_messages).toBe(2);
+  });
 });

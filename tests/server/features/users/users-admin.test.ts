@@ -18,7 +18,7 @@ import { Timers } from '../../../../src/server/infra/timers';
 import { openStore } from '../../../../src/server/store/store';
 import type { ChannelRow } from '../../../../src/server/store/channels';
 import type { UserRow } from '../../../../src/server/store/users';
-import { API_KEY, API_SECRET, collectEvents, createUsers, nextEvent, signToken, startHarness, type Harness } from '../../helpers';
+import { API_KEY, API_SECRET, collectEvents, createUsers, nextEvent, signToken, startHarness, taskEnded, type Harness } from '../../helpers';
 import { sleep } from '../../scenes';
 
 let harness: Harness;
@@ -36,14 +36,6 @@ afterAll(async () => {
 const custom = (fields: Record<string, unknown>) => fields as Partial<UserResponse>;
 const customKeys = (...keys: string[]) => keys as (keyof UserResponse)[];
 
-async function settled(taskId: string | undefined) {
-  for (let i = 0; i < 200; i++) {
-    const task = await harness.admin.getTask(taskId as string);
-    if (task.status === 'completed' || task.status === 'failed') return task;
-    await sleep(10);
-  }
-  throw new Error(`task ${taskId} did not finish`);
-}
 
 /** A raw call as `userId` with `token`: what a client whose token was revoked would send. */
 const callAs = (userId: string, token: string) => harness.request('/users', { token, userId, query: { payload: '{}' } });
@@ -189,14 +181,14 @@ describe('deactivation', () => {
         (u) => `${u.id}:${u.deactivated_at ? 'off' : 'on'}`,
       );
     const off = await harness.admin.deactivateUsers(['gus', 'hal']);
-    const done = await settled(off.task_id);
+    const done = await taskEnded(harness.admin, off.task_id);
     expect(done).toMatchObject({ status: 'completed' });
     // As the provider's: the result lists each user deactivated, with deactivated_at.
     const deactivated = (done.result as { users: UserResponse[] }).users;
     expect(deactivated.map((u) => [u.id, u.deactivated_at])).toEqual([['gus', expect.any(String)], ['hal', expect.any(String)]]);
     expect(await listed()).toEqual(['gus:off', 'hal:off']);
     const on = await harness.admin.reactivateUsers(['gus', 'hal']);
-    expect(await settled(on.task_id)).toMatchObject({ status: 'completed' });
+    expect(await taskEnded(harness.admin, on.task_id)).toMatchObject({ status: 'completed' });
     expect(await listed()).toEqual(['gus:on', 'hal:on']);
     await expect(harness.admin.deactivateUsers(['gus', 'nobody-known'])).rejects.toMatchObject({ code: 4 });
     await expect(harness.admin.deactivateUsers([])).rejects.toMatchObject({ code: 4 });
@@ -217,7 +209,7 @@ describe('deletion', () => {
     const heard = nextEvent(jon, 'user.deleted', (event) => event.user?.id === 'ida');
     const { task_id } = await harness.admin.deleteUsers(['ida'], { user: 'soft', messages: 'soft' });
     // As the provider's: each user's outcome under their id.
-    expect(await settled(task_id)).toMatchObject({ status: 'completed', result: { ida: { status: 'ok' } } });
+    expect(await taskEnded(harness.admin, task_id)).toMatchObject({ status: 'completed', result: { ida: { status: 'ok' } } });
     expect(await heard).toMatchObject({
       user: { id: 'ida', deleted_at: expect.any(String) },
       hard_delete: false,
@@ -259,7 +251,7 @@ describe('deletion', () => {
     const heard = nextEvent(lou, 'user.deleted');
     const dmGone = nextEvent(lou, 'notification.channel_deleted');
     const { task_id } = await harness.admin.deleteUsers(['kim'], { user: 'hard', messages: 'hard', conversations: 'hard' });
-    expect(await settled(task_id)).toMatchObject({ status: 'completed' });
+    expect(await taskEnded(harness.admin, task_id)).toMatchObject({ status: 'completed' });
     expect(await heard).toMatchObject({ user: { id: 'kim' }, hard_delete: true, delete_conversation_channels: true });
     expect((await dmGone).cid).toBe(dm.cid);
 
@@ -279,10 +271,10 @@ describe('deletion', () => {
     await harness.admin.upsertUsers([{ id: 'max', name: 'Max' }, { id: 'ned', name: 'Ned', image: 'http://img/ned.png', ...custom({ hobby: 'golf' }) }]);
     const single = await harness.admin.deleteUser('max', { mark_messages_deleted: true });
     expect(single.user).toMatchObject({ id: 'max', name: 'Max', deleted_at: expect.any(String) });
-    expect(await settled(single.task_id)).toMatchObject({ status: 'completed' });
+    expect(await taskEnded(harness.admin, single.task_id)).toMatchObject({ status: 'completed' });
 
     const { task_id } = await harness.admin.deleteUsers(['ned'], { user: 'pruning' });
-    expect(await settled(task_id)).toMatchObject({ status: 'completed' });
+    expect(await taskEnded(harness.admin, task_id)).toMatchObject({ status: 'completed' });
     const { user } = await harness.admin.exportUser('ned');
     expect(user).toMatchObject({ id: 'ned', deleted_at: expect.any(String) });
     expect(user).not.toHaveProperty('name');
@@ -354,7 +346,7 @@ describe('hard-deleted users stay deleted', () => {
     const issuedBefore = signer.createToken('xena', undefined, Math.floor(Date.now() / 1000) - 60);
     expect((await callAs('xena', noIat)).status).toBe(200);
     const { task_id } = await harness.admin.deleteUsers(['xena'], { user: 'hard', messages: 'hard' });
-    expect(await settled(task_id)).toMatchObject({ status: 'completed' });
+    expect(await taskEnded(harness.admin, task_id)).toMatchObject({ status: 'completed' });
     await expect(harness.admin.exportUser('xena')).rejects.toMatchObject({ code: 4 });
 
     for (const token of [noIat, issuedBefore]) {
