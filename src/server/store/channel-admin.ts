@@ -20,7 +20,8 @@ export function createChannelAdminStore(db: Db) {
   // Nothing unread as of the channel's clock now (see reads.ts).
   const resetReads = db.prepare(`UPDATE reads SET unread_messages = 0, last_read = ?, seen_seq = ${CLOCK_NOW} WHERE cid = ?`);
   const clearLastMessage = db.prepare(
-    `UPDATE channels SET last_message_at = (SELECT MAX(created_at) FROM messages WHERE cid = @cid AND created_at > @at)
+    `UPDATE channels SET last_message_at = (SELECT MAX(created_at) FROM messages WHERE cid = @cid AND created_at > @at
+       AND shadowed = 0 AND pending = 0 AND restricted_visibility IS NULL)
      WHERE cid = @cid`,
   );
   const setRole = db.prepare('UPDATE members SET role = ?, channel_role = ?, updated_at = ? WHERE cid = ? AND user_id = ?');

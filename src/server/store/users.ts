@@ -201,7 +201,11 @@ function createFootprint(db: Db) {
   const removeReplies = db.prepare('DELETE FROM messages WHERE parent_id = ?');
   const removeMessage = db.prepare('DELETE FROM messages WHERE id = ?');
   const recountReplies = db.prepare(
-    'UPDATE messages SET reply_count = (SELECT COUNT(*) FROM messages r WHERE r.parent_id = @id) WHERE id = @id',
+    // As a send counts them (features/messages/store-message.ts): replies everyone may see.
+    `UPDATE messages SET reply_count = (
+       SELECT COUNT(*) FROM messages r
+       WHERE r.parent_id = @id AND r.shadowed = 0 AND r.pending = 0 AND r.restricted_visibility IS NULL
+     ) WHERE id = @id`,
   );
   const channelsOf = db.prepare<[string], { cid: string }>('SELECT cid FROM members WHERE user_id = ?');
   const recountMembers = db.prepare(
