@@ -2,10 +2,10 @@
 // with (its `blocklist` and `blocklist_behavior` config). The words are a JSON array. The
 // provider's built-in lists (builtin-blocklists.ts) are read through here like the app's own, so
 // every reader (channel type settings, the message check) finds them; they are never written.
-import { builtinBlocklist, BUILTIN_BLOCKLISTS } from './builtin-blocklists';
+import { builtinBlocklist, BUILTIN_BLOCKLISTS, type BlocklistRow } from './builtin-blocklists';
 import type { Db } from './db';
 
-export type BlocklistRow = { name: string; type: string; words: string; created_at: string; updated_at: string };
+export type { BlocklistRow };
 
 export function createBlocklistStore(db: Db) {
   const insert = db.prepare(

@@ -3,7 +3,9 @@
 // deletable. The provider documents one, `profanity_en_2020_v1` ("over a thousand of the most
 // common profane words"). Its words here are a short stand-in for that list, enough for a site to
 // see the behaviour offline; the hosted list matches far more.
-import type { BlocklistRow } from './blocklists';
+
+/** A blocklist, the app's own as stored (store/blocklists.ts) or built in. */
+export type BlocklistRow = { name: string; type: string; words: string; created_at: string; updated_at: string };
 
 /** When the built-in lists count as created and updated: fixed, as they never change. */
 const BUILT_AT = '2020-01-01T00:00:00.000Z';
