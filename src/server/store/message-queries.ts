@@ -3,7 +3,7 @@
 import { placeholders, statementCache, type Db } from './db';
 import { ApiError } from '../http/errors';
 import { after, before, window, type Bound, type MessageRow, type PageOptions, type Position } from './messages';
-import { SEEN_BY, visibilityBounds, type Visibility } from './visibility';
+import { SEEN_BY, seenByParams, visibilityBounds, type Visibility } from './visibility';
 
 /** Channel history: top-level messages and replies also shown in the channel. */
 const IN_CHANNEL = '(parent_id IS NULL OR show_in_channel = 1)';
@@ -15,7 +15,7 @@ export function createMessageQueryStore(db: Db) {
   const replyAt = db.prepare<[string, string], Position>(
     'SELECT created_at, seq FROM messages WHERE id = ? AND parent_id = ?',
   );
-  // What "mark unread" reads is what the reader sees of the channel (SEEN_BY: the reader's id twice).
+  // What "mark unread" reads is what the reader sees of the channel (SEEN_BY, seenByParams).
   const previous = db.prepare<[string, string, string, string, string, number], MessageRow>(
     `SELECT * FROM messages WHERE cid = ? AND ${IN_CHANNEL} AND pending = 0 AND ${SEEN_BY}
        AND created_at <= ? AND (created_at < ? OR seq < ?)
@@ -106,13 +106,13 @@ export function createMessageQueryStore(db: Db) {
       return ids.flatMap((id) => byId.get(id) ?? []);
     },
     /** The channel message just before `at` that the reader sees, if any. */
-    previousInChannel: (cid: string, at: Position, readerId: string) => previous.get(cid, readerId, readerId, at.created_at, at.created_at, at.seq),
+    previousInChannel: (cid: string, at: Position, readerId: string) => previous.get(cid, ...seenByParams(readerId), at.created_at, at.created_at, at.seq),
     /** The first channel message at or after `time` that the reader sees. */
-    firstSince: (cid: string, time: string, readerId: string) => firstSince.get(cid, readerId, readerId, time),
+    firstSince: (cid: string, time: string, readerId: string) => firstSince.get(cid, ...seenByParams(readerId), time),
     /** Messages from others the user sees at or after `at` in the channel: the unread count of a mark-unread. */
     countFrom: (cid: string, userId: string, at: Position) =>
-      countFrom.get(cid, userId, userId, userId, at.created_at, at.created_at, at.seq)?.n ?? 0,
+      countFrom.get(cid, userId, ...seenByParams(userId), at.created_at, at.created_at, at.seq)?.n ?? 0,
     repliesFrom: (parentId: string, userId: string, at: Position) =>
-      repliesFrom.get(parentId, userId, userId, userId, at.created_at, at.created_at, at.seq)?.n ?? 0,
+      repliesFrom.get(parentId, userId, ...seenByParams(userId), at.created_at, at.created_at, at.seq)?.n ?? 0,
   };
 }

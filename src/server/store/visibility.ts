@@ -24,12 +24,23 @@ export function visibilityBounds(visibility: Visibility | undefined): Bound[] {
     sql: 'user_id NOT IN (SELECT blocked_user_id FROM user_blocks WHERE user_id = ?)',
     params: [visibility.viewerId],
   });
-  bounds.push({ sql: SEEN_BY, params: [visibility.viewerId, visibility.viewerId] });
+  bounds.push({ sql: SEEN_BY, params: seenByParams(visibility.viewerId) });
   return bounds;
 }
 
-/** A message the user (given twice) may see as far as `restricted_visibility` goes. */
-export const SEEN_BY = '(restricted_visibility IS NULL OR user_id = ? OR EXISTS (SELECT 1 FROM json_each(restricted_visibility) WHERE value = ?))';
+/**
+ * A message the user may see as far as `restricted_visibility` goes (parameters: seenByParams).
+ * The list is stored as JSON.stringify writes it, so `,"id",` in it with its brackets turned to
+ * commas is that id as a whole element: inside a JSON string every `"` is escaped. A lookup with
+ * json_each would say the same, but a subquery per row costs a relevance search a third more.
+ */
+export const SEEN_BY =
+  "(restricted_visibility IS NULL OR user_id = ? OR instr(',' || substr(restricted_visibility, 2, length(restricted_visibility) - 2) || ',', ?) > 0)";
+
+/** The parameters of SEEN_BY for one viewer. */
+export function seenByParams(viewerId: string): [string, string] {
+  return [viewerId, `,${JSON.stringify(viewerId)},`];
+}
 
 /** The users a message is restricted to besides its author, or null when everyone may see it. */
 export function restrictedTo(message: { restricted_visibility?: string | string[] | null }): string[] | null {
