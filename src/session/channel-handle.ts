@@ -5,6 +5,7 @@ import {
   type ChannelState,
   type Event,
   type LocalMessage,
+  type MarkReadOptions,
   type MessageComposer,
   type StreamChat,
 } from 'stream-chat';
@@ -46,6 +47,9 @@ const EVENT_SLICES: Record<string, Slice[]> = {
   'user.unbanned': ['people', 'standing'],
   'health.check': [],
 };
+
+/** How long a reconnect holds marking read when its recovery never reports. */
+const RECOVERY_HOLD_MS = 10_000;
 
 /** Messages per page, as the spec says; older and newer pages load as the reader scrolls. */
 export const PAGE_SIZE = 25;
@@ -149,6 +153,13 @@ export class ChannelHandle {
   private banTimer: ReturnType<typeof setTimeout> | undefined;
   /** The last message before a gap a recovery left in the messages (see splitAtGap). */
   private gapAfter: string | null = null;
+  /**
+   * From the connection coming back until the recovery has been shown: the list still shows what
+   * it had while the backend already holds what was missed, so nothing is marked read meanwhile.
+   * A recovery that never reports releases it after RECOVERY_HOLD_MS.
+   */
+  private recovering = false;
+  private recoveryTimer: ReturnType<typeof setTimeout> | undefined;
   /** The messages shown are what the browser kept, not yet what the backend says. */
   private fromCache = false;
   private keepTimer: ReturnType<typeof setTimeout> | undefined;
@@ -266,6 +277,13 @@ export class ChannelHandle {
       if (page) this.gapAfter = splitAtGap(this.channel, page.messages, PAGE_SIZE) ?? this.gapAfter;
     });
     const recovered = this.client.on('connection.recovered', () => void this.catchUp());
+    // Back online after being away (the channel was shown before): a recovery follows.
+    const reconnected = this.client.on('connection.changed', (event) => {
+      if (!event.online || this.state.getLatestValue().status !== 'ready') return;
+      this.recovering = true;
+      clearTimeout(this.recoveryTimer);
+      this.recoveryTimer = setTimeout(() => (this.recovering = false), RECOVERY_HOLD_MS);
+    });
     // A queued send the backend stored, or refused, after the composer's delivery had let go of it.
     const settled = outboxFor(this.client).onSettled((message) => {
       if (message.cid !== this.cid) return;
@@ -278,7 +296,9 @@ export class ChannelHandle {
       standing.unsubscribe();
       queried.unsubscribe();
       recovered.unsubscribe();
+      reconnected.unsubscribe();
       settled();
+      clearTimeout(this.recoveryTimer);
       clearTimeout(this.banTimer);
       clearTimeout(this.keepTimer);
     };
@@ -352,6 +372,15 @@ export class ChannelHandle {
    * first one missed.
    */
   private async catchUp() {
+    try {
+      await this.showRecovered();
+    } finally {
+      this.recovering = false;
+      clearTimeout(this.recoveryTimer);
+    }
+  }
+
+  private async showRecovered() {
     if (this.channel.disconnected || this.state.getLatestValue().status !== 'ready') return;
     const after = this.gapAfter;
     this.gapAfter = null;
@@ -486,13 +515,18 @@ export class ChannelHandle {
    * Marks the channel read when there is something unread (the SDK checks the capability),
    * unless the reader just marked a message unread (that holds until they send or reopen), or
    * the list does not show the channel's newest message yet: after a reconnect the SDK counts
-   * the missed messages as soon as it has them, before the catch-up shows them.
+   * the missed messages as soon as it has them, before the catch-up shows them. The backend is
+   * told the last message shown (`message_id`, the provider's "last read by the client"), so
+   * what it holds beyond that stays unread even when the client has not heard of it yet.
    */
   async markRead() {
-    if (this.holdRead || this.channel.countUnread() === 0) return;
-    const shown = this.state.getLatestValue().messages.at(-1)?.id;
-    if (shown !== this.channel.state.latestMessages.at(-1)?.id) return;
-    await this.channel.markRead().catch(() => undefined);
+    if (this.holdRead || this.recovering || this.channel.countUnread() === 0) return;
+    const shown = this.state.getLatestValue().messages;
+    if (shown.at(-1)?.id !== this.channel.state.latestMessages.at(-1)?.id) return;
+    // The newest message shown that the backend stores (a command's answer is the sender's alone).
+    const lastSeen = [...shown].reverse().find((message) => message.status === 'received' && message.type !== 'ephemeral' && message.type !== 'error');
+    const upTo = lastSeen ? ({ message_id: lastSeen.id } as MarkReadOptions) : {};
+    await this.channel.markRead(upTo).catch(() => undefined);
   }
 
   async markUnread(messageId: string) {

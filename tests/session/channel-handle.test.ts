@@ -102,4 +102,27 @@ describe('ChannelHandle', () => {
       await alice.disconnectUser();
     }
   });
+
+  it('marks read up to the last message shown, so what the backend holds beyond it stays unread', async () => {
+    const alice = await otherUser(backend.server.url, 'alice');
+    const owner = new StreamChat(API_KEY, API_SECRET, { baseURL: backend.server.url });
+    const channel = owner.channel('messaging', `read-up-to-${Date.now()}`, { members: ['alice', 'bob'], created_by_id: 'bob' } as never);
+    await channel.create();
+    try {
+      const handle = new ChannelHandle(alice, { type: 'messaging', id: channel.id ?? '' });
+      await handle.load();
+      const arrived = eventFrom(alice, 'message.new', 'bob');
+      await channel.sendMessage({ text: 'seen', user_id: 'bob' });
+      await arrived;
+      await waitFor(() => expect(handle.state.getLatestValue().messages.at(-1)?.text).toBe('seen'));
+      // The socket is gone: three more reach the backend but not this client.
+      await alice.closeConnection();
+      for (const text of ['unseen 1', 'unseen 2', 'unseen 3']) await channel.sendMessage({ text, user_id: 'bob' });
+      await handle.markRead();
+      const [stored] = await owner.queryChannelsRequest({ cid: channel.cid }, {}, { user_id: 'alice' } as never);
+      expect(stored?.read?.find((entry) => entry.user.id === 'alice')?.unread_messages).toBe(3);
+    } finally {
+      await alice.disconnectUser();
+    }
+  });
 });

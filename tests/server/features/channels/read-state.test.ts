@@ -83,6 +83,22 @@ describe('mark unread', () => {
   });
 });
 
+describe('mark read up to a message', () => {
+  it('reads up to the message the client last saw (message_id): what came after it from others stays unread', async () => {
+    const { ac, bc } = await watchingPair(harness, 'read-up-to');
+    const [seen] = await send(bc, 'seen', 'missed one', 'missed two');
+    const read = nextEvent(bc, 'message.read', (e) => e.user?.id === 'alice');
+    await ac.markRead({ message_id: seen } as never);
+    expect((await read).last_read_message_id).toBe(seen);
+    const own = () => harness.admin.channel('messaging', 'read-up-to').query({}).then((state) => state.read?.find((r) => r.user.id === 'alice'));
+    expect(await own()).toMatchObject({ unread_messages: 2, last_read_message_id: seen });
+    // Without it, everything is read, as before.
+    await ac.markRead();
+    expect(await own()).toMatchObject({ unread_messages: 0 });
+    await expect(ac.markRead({ message_id: 'no-such-message' } as never)).rejects.toMatchObject({ code: 4 });
+  });
+});
+
 describe('mark all read', () => {
   it('marks every channel read: message.read to each channel\'s watchers, notification.mark_read with zero totals', async () => {
     const first = await watchingPair(harness, 'all-read-1', 'gus', 'alice');
