@@ -277,9 +277,11 @@ export class ChannelHandle {
       if (page) this.gapAfter = splitAtGap(this.channel, page.messages, PAGE_SIZE) ?? this.gapAfter;
     });
     const recovered = this.client.on('connection.recovered', () => void this.catchUp());
-    // Back online after being away (the channel was shown before): a recovery follows.
+    // Back online after failing (the SDK's reconnect, not a first connection such as another
+    // tab's takeover): its recovery follows, and it counts the failures until that is done.
     const reconnected = this.client.on('connection.changed', (event) => {
-      if (!event.online || this.state.getLatestValue().status !== 'ready') return;
+      const failures = (this.client.wsConnection as { consecutiveFailures?: number } | null)?.consecutiveFailures ?? 0;
+      if (!event.online || failures === 0 || this.state.getLatestValue().status !== 'ready') return;
       this.recovering = true;
       clearTimeout(this.recoveryTimer);
       this.recoveryTimer = setTimeout(() => (this.recovering = false), RECOVERY_HOLD_MS);
