@@ -3,6 +3,7 @@
 import type { ChannelRow, MemberRow } from './channels';
 import type { Db } from './db';
 import { CLOCK_NOW, readStateChanged } from './reads';
+import { seenByEveryone } from './visibility';
 
 export type ChannelData = { name: string | null; custom: Record<string, unknown>; frozen: boolean; disabled: boolean; cooldown: number };
 
@@ -21,7 +22,7 @@ export function createChannelAdminStore(db: Db) {
   const resetReads = db.prepare(`UPDATE reads SET unread_messages = 0, last_read = ?, seen_seq = ${CLOCK_NOW} WHERE cid = ?`);
   const clearLastMessage = db.prepare(
     `UPDATE channels SET last_message_at = (SELECT MAX(created_at) FROM messages WHERE cid = @cid AND created_at > @at
-       AND shadowed = 0 AND pending = 0 AND restricted_visibility IS NULL)
+       AND ${seenByEveryone()})
      WHERE cid = @cid`,
   );
   const setRole = db.prepare('UPDATE members SET role = ?, channel_role = ?, updated_at = ? WHERE cid = ? AND user_id = ?');

@@ -3,7 +3,7 @@
 import { placeholders, statementCache, type Db } from './db';
 import { ApiError } from '../http/errors';
 import { after, before, window, type Bound, type MessageRow, type PageOptions, type Position } from './messages';
-import { SEEN_BY, seenByParams, visibilityBounds, type Visibility } from './visibility';
+import { SEEN_BY, seenByEveryone, seenByParams, visibilityBounds, type Visibility } from './visibility';
 
 /** Channel history: top-level messages and replies also shown in the channel. */
 const IN_CHANNEL = '(parent_id IS NULL OR show_in_channel = 1)';
@@ -41,7 +41,7 @@ export function createMessageQueryStore(db: Db) {
   );
   // A thread's read marker goes to all the channel's watchers: only a reply everyone may see.
   const latestSharedReply = db.prepare<[string], MessageRow>(
-    `SELECT * FROM messages WHERE parent_id = ? AND pending = 0 AND shadowed = 0 AND restricted_visibility IS NULL
+    `SELECT * FROM messages WHERE parent_id = ? AND ${seenByEveryone()}
      ORDER BY created_at DESC, seq DESC LIMIT 1`,
   );
 

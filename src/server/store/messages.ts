@@ -4,7 +4,7 @@
 // one range scan on a channel with a million messages.
 import { placeholders, statementCache, type Db } from './db';
 import { ApiError } from '../http/errors';
-import { visibilityBounds, type Bound, type Visibility } from './visibility';
+import { seenByEveryone, visibilityBounds, type Bound, type Visibility } from './visibility';
 
 export type MessageRow = {
   seq: number;
@@ -99,7 +99,7 @@ export function createMessageStore(db: Db) {
     'SELECT created_at, seq FROM messages WHERE id = ? AND cid = ?',
   );
   const latest = db.prepare<[string], MessageRow>(
-    `SELECT * FROM messages WHERE cid = ? AND ${IN_CHANNEL} AND pending = 0 AND shadowed = 0 AND restricted_visibility IS NULL
+    `SELECT * FROM messages WHERE cid = ? AND ${IN_CHANNEL} AND ${seenByEveryone()}
      ORDER BY created_at DESC, seq DESC LIMIT 1`,
   );
   const bumpReplies = db.prepare('UPDATE messages SET reply_count = reply_count + 1 WHERE id = ?');

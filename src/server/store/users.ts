@@ -8,6 +8,7 @@ import { ApiError } from '../http/errors';
 import { filtersToSql, sortToSql, type FilterSchema, type SqlFragment } from './filters-to-sql';
 import type { MessageRow } from './messages';
 import type { ReactionRow } from './reactions';
+import { seenByEveryone } from './visibility';
 
 export type UserRow = {
   id: string;
@@ -204,7 +205,7 @@ function createFootprint(db: Db) {
     // As a send counts them (features/messages/store-message.ts): replies everyone may see.
     `UPDATE messages SET reply_count = (
        SELECT COUNT(*) FROM messages r
-       WHERE r.parent_id = @id AND r.shadowed = 0 AND r.pending = 0 AND r.restricted_visibility IS NULL
+       WHERE r.parent_id = @id AND ${seenByEveryone('r')}
      ) WHERE id = @id`,
   );
   const channelsOf = db.prepare<[string], { cid: string }>('SELECT cid FROM members WHERE user_id = ?');

@@ -29,6 +29,15 @@ export function visibilityBounds(visibility: Visibility | undefined): Bound[] {
 }
 
 /**
+ * A message everyone may see (no shadow ban, not pending, no restricted list): what counters
+ * and read markers others hear of may count or name. `alias`: the messages table's, if any.
+ */
+export function seenByEveryone(alias = ''): string {
+  const column = (name: string) => (alias ? `${alias}.${name}` : name);
+  return `${column('shadowed')} = 0 AND ${column('pending')} = 0 AND ${column('restricted_visibility')} IS NULL`;
+}
+
+/**
  * A message the user may see as far as `restricted_visibility` goes (parameters: seenByParams).
  * The list is stored as JSON.stringify writes it, so `,"id",` in it with its brackets turned to
  * commas is that id as a whole element: inside a JSON string every `"` is escaped. A lookup with

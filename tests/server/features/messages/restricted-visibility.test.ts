@@ -142,4 +142,17 @@ describe('a message with restricted visibility', () => {
     const [own] = await clients.carol.queryChannels({ cid: 'messaging:restricted-mark-unread' });
     expect(own?.state.read.carol?.unread_messages).toBe(2);
   });
+
+  it('stays out of the channel\'s last message time after a truncation to an earlier time', async () => {
+    const { clients } = await roomOfThree('restricted-truncated');
+    const server = harness.admin.channel('messaging', 'restricted-truncated');
+    const { message: first } = await server.sendMessage({ text: 'old', user_id: 'alice' });
+    await sleep(20);
+    const { message: kept } = await server.sendMessage({ text: 'kept', user_id: 'alice' });
+    await sleep(20);
+    await server.sendMessage(restricted({ text: 'for bob', user_id: 'alice', restricted_visibility: ['bob'] }));
+    await server.truncate({ truncated_at: first.created_at } as never);
+    const [forCarol] = await clients.carol.queryChannels({ cid: 'messaging:restricted-truncated' });
+    expect(forCarol?.data?.last_message_at).toBe(kept.created_at);
+  });
 });
