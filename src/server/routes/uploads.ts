@@ -1,7 +1,8 @@
 // Uploads: `POST /channels/{type}/{id}/file|image` (sendFile/sendImage) and the app-level
 // `POST /uploads/file|image`, multipart with the field `file` and an optional `user` (JSON, for
 // server-side calls). `DELETE` of the same paths with `?url=` removes a file; `GET
-// /uploads/{id}/{name}` serves it back, like the provider's CDN.
+// /uploads/{id}/{name}` serves it back, like the provider's CDN, one byte range at a time when
+// asked (an <audio> element seeking a voice message).
 //
 // The body streams to disk as it arrives (features/uploads/receive.ts), never held in memory:
 // an upload that declares a length over the size limit is refused before a byte is read, and
@@ -17,7 +18,8 @@ import { accessTo, assertCanRead, assertCapability, mayInChannel } from '../auth
 import { appSettings } from '../infra/app-settings';
 import { assertNotBanned } from '../features/moderation/bans';
 import type { AppEnv, ServerContext } from '../http/context';
-import { ApiError } from '../http/errors';
+import { ApiError, ErrorCode, errorBody } from '../http/errors';
+import { byteRange } from '../http/byte-range';
 import { elapsed, requireAuth, sendJson } from './request';
 import { isObject } from '../http/input';
 import type { FileRow } from '../store/files';
@@ -150,8 +152,20 @@ export function uploadRoutes(ctx: ServerContext) {
     const path = uploadPath(ctx.config.uploads.dir, row.id, row.name);
     const info = await stat(path).catch(() => undefined);
     if (!info?.isFile()) throw ApiError.notFound('the uploaded file is gone');
-    const body = Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>;
-    return new Response(body, { headers: fileHeaders(row, info.size) });
+    const headers = fileHeaders(row, info.size);
+    // A media element seeks (and finds a recording's duration) by range. The bytes behind a URL
+    // never change, so an If-Range naming anything but its ETag asks for the whole file.
+    const ifRange = requestHeader(c, 'if-range');
+    const range = ifRange === undefined || ifRange === headers.get('etag') ? byteRange(requestHeader(c, 'range'), info.size) : 'whole';
+    if (range === 'unsatisfiable') {
+      const error = new ApiError(ErrorCode.InputError, `range not satisfiable: the file has ${info.size} bytes`, 416);
+      return sendJson(errorBody(error, elapsed(c)), 416, { 'content-range': `bytes */${info.size}` });
+    }
+    if (range === 'whole') return new Response(Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>, { headers });
+    headers.set('content-length', String(range.end - range.start + 1));
+    headers.set('content-range', `bytes ${range.start}-${range.end}/${info.size}`);
+    const body = Readable.toWeb(createReadStream(path, { start: range.start, end: range.end })) as ReadableStream<Uint8Array>;
+    return new Response(body, { status: 206, headers });
   });
 
   return routes;
@@ -201,5 +215,7 @@ function fileHeaders(row: FileRow, size: number): Headers {
     'x-content-type-options': 'nosniff',
     'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
     'cache-control': 'public, max-age=31536000, immutable',
+    'accept-ranges': 'bytes',
+    etag: `"${row.id}"`,
   });
 }

@@ -1,14 +1,28 @@
 // Attachments as a message (or draft) carries them: at most 10 (the spec's limit, which the
-// composer also enforces), each an object. Images uploaded here get their stored size: the SDK
-// builds the attachment from `{file, thumb_url}` alone (attachmentManager.ts), dropping the
-// upload response's original_width/original_height, so the backend fills them in, letting a
-// message list size images before they load.
+// composer also enforces), each an object, free-form beyond the fields the provider types, and
+// at most 5KB of such custom data in all, the provider's bound. A voice recording's mime_type,
+// file_size, duration and waveform_data are custom data: ~100 amplitudes fit, and an absurd
+// waveform is refused (413) instead of being stored and sent to every watcher.
+//
+// Images uploaded here get their stored size: the SDK builds the attachment from
+// `{file, thumb_url}` alone (attachmentManager.ts), dropping the upload response's
+// original_width/original_height, so the backend fills them in, letting a message list size
+// images before they load.
 import { ApiError } from '../../http/errors';
 import { isObject, type JsonObject } from '../../http/input';
 import type { Store } from '../../store/store';
 import { uploadIdOf } from './disk';
 
 export const MAX_ATTACHMENTS = 10;
+/** The provider's bound on the attachments' custom data, all together. */
+export const MAX_CUSTOM_BYTES = 5 * 1024;
+
+/** The attachment fields the provider types (its Attachment schema); the rest is custom data. */
+const TYPED_FIELDS = new Set([
+  'type', 'title', 'title_link', 'text', 'pretext', 'fallback', 'color', 'author_name', 'author_link',
+  'author_icon', 'image_url', 'thumb_url', 'asset_url', 'og_scrape_url', 'footer', 'footer_icon', 'fields',
+  'actions', 'giphy', 'original_width', 'original_height',
+]);
 
 export function attachmentList(value: unknown, name: string): JsonObject[] {
   if (value === undefined || value === null) return [];
@@ -16,7 +30,19 @@ export function attachmentList(value: unknown, name: string): JsonObject[] {
   if (value.length > MAX_ATTACHMENTS) {
     throw ApiError.input(`a message can have at most ${MAX_ATTACHMENTS} attachments, not ${value.length}`);
   }
+  let custom = 0;
+  for (const attachment of value) {
+    for (const [key, field] of Object.entries(attachment)) {
+      if (TYPED_FIELDS.has(key) || field === undefined) continue;
+      custom += Buffer.byteLength(key) + jsonBytes(field);
+      if (custom > MAX_CUSTOM_BYTES) throw ApiError.tooBig(`${name}: custom data of the attachments is larger than 5KB`);
+    }
+  }
   return value;
+}
+
+function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value) ?? '');
 }
 
 export function withUploadDimensions(store: Store, attachments: JsonObject[]): JsonObject[] {

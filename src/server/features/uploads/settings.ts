@@ -45,6 +45,13 @@ export function checkedUploadConfig(value: unknown, name: string): FileUploadCon
     if (!Array.isArray(list) || list.some((item) => typeof item !== 'string')) throw ApiError.input(`${name}.${key} must be a list of strings`);
     config[key] = list as string[];
   }
+  // As the provider refuses it: an allow list and a block list of the same thing contradict.
+  if (config.allowed_file_extensions?.length && config.blocked_file_extensions?.length) {
+    throw ApiError.input(`${name}: Cannot specify both allowed file extensions and blocked file extensions`);
+  }
+  if (config.allowed_mime_types?.length && config.blocked_mime_types?.length) {
+    throw ApiError.input(`${name}: Cannot specify both allowed mime types and blocked mime types`);
+  }
   const size = input.size_limit;
   if (size !== undefined && size !== null && size !== 0) {
     if (typeof size !== 'number' || !Number.isInteger(size) || size < 1) throw ApiError.input(`${name}.size_limit must be a positive number of bytes`);
