@@ -5,6 +5,7 @@ import esbuild from 'rollup-plugin-esbuild';
 import { preactAliases } from './build/aliases.mjs';
 import { browserPlugins } from './build/browser-plugins.mjs';
 import { deferRuntime } from './build/defer-runtime.mjs';
+import { fetchOnFirstUse } from './build/fetch-on-first-use.mjs';
 import { localeCatalogues } from './build/locale-catalogues.mjs';
 import { minifyCss } from './build/minify-css.mjs';
 import { moduleReport } from './build/module-report.mjs';
@@ -16,9 +17,21 @@ const elementTypes = resolve(input);
 
 // One self-contained file that needs no Node globals at run time: React resolves to
 // Preact, axios to the part of it stream-chat uses, every other package to its browser build.
-const compile = () => [alias({ entries: preactAliases }), ...browserPlugins({ jsxImportSource: 'preact', before: [minifyCss()], lite: true })];
+// The exceptions are parts few visitors use (the voice recorder, the poll and location forms):
+// scripts beside it, fetched on first use (as the catalogues are), which take Preact and the
+// panel's helpers from the page.
+const compile = () => [parts.plugin, alias({ entries: preactAliases }), ...browserPlugins({ jsxImportSource: 'preact', before: [minifyCss()], lite: true })];
+const withoutTerser = () => compile().filter((plugin) => plugin.name !== 'terser');
+const parts = fetchOnFirstUse({
+  input,
+  parts: [
+    { loader: 'src/ui/composer/recorder-loader.ts', entry: 'src/ui/composer/recorder/voice-recorder.tsx', fileName: 'chat-widget.recorder.js' },
+    { loader: 'src/ui/composer/sheets-loader.ts', entry: 'src/ui/composer/sheets.ts', fileName: 'chat-widget.sheets.js' },
+  ],
+  plugins: withoutTerser,
+});
 // The chat's runtime stays in the file but is evaluated on first use (build/defer-runtime.mjs).
-const deferred = deferRuntime({ input, plugins: () => compile().filter((plugin) => plugin.name !== 'terser') });
+const deferred = deferRuntime({ input, plugins: withoutTerser });
 const plugins = [deferred, ...compile()];
 
 // V8's explicit compile hint (Chromium 136+; to other engines a comment): V8 compiles every
@@ -38,7 +51,7 @@ export default [
     input,
     plugins,
     output: [
-      { file: 'dist/chat-widget.js', format: 'iife', name: 'ChatWidget', plugins: [moduleReport(deferred.report), localeCatalogues(), compileHint] },
+      { file: 'dist/chat-widget.js', format: 'iife', name: 'ChatWidget', plugins: [moduleReport(deferred.report), localeCatalogues(), parts.emit, compileHint] },
       { file: 'dist/chat-widget.mjs', format: 'es' },
     ],
   },

@@ -1,12 +1,19 @@
-// The address of the script that defined the widget: the catalogues are fetched from its folder.
-// document.currentScript is set only while a script runs, so the element's entry, which every
-// build runs at load, records it then (the runtime that reads it is evaluated later).
+// The address of the script that defined the widget: the catalogues (and the parts fetched on
+// first use, such as the voice recorder) are fetched from its folder. document.currentScript is
+// set only while a script runs, so the element's entry, which every build runs at load, records
+// it then (the runtime that reads it is evaluated later), with the nonce a strict page gave it.
 let base = '';
+let nonce = '';
 
 export function rememberScriptBase() {
   if (typeof document === 'undefined') return;
-  base = (document.currentScript as HTMLScriptElement | null)?.src || document.baseURI;
+  const script = document.currentScript as HTMLScriptElement | null;
+  base = script?.src || document.baseURI;
+  nonce = script?.nonce ?? '';
 }
 
 /** Where the widget's script came from (the page's address for a bundled module). */
 export const scriptBase = (): string => base || (typeof document === 'undefined' ? '' : document.baseURI);
+
+/** The nonce the page gave the widget's script (empty without one): what the widget adds carries it. */
+export const scriptNonce = (): string => nonce;

@@ -4,6 +4,7 @@ import {
   createCommandStringExtractionMiddleware,
   createDraftCommandInjectionMiddleware,
   type AttachmentPostUploadMiddleware,
+  type AttachmentPreUploadMiddleware,
   type LocalUploadAttachment,
   type MessageComposer,
   type TextComposerMiddleware,
@@ -38,6 +39,36 @@ const keepImageSize: AttachmentPostUploadMiddleware = {
 };
 
 const UPLOAD_ERROR = 'stream-io/attachment-manager-middleware/upload-error';
+const UPLOAD_CONFIG_CHECK = 'stream-io/attachment-manager-middleware/file-upload-config-check';
+
+/** What a recorded voice message carries beside its file, in the provider's field names. */
+export interface VoiceDetails {
+  /** Seconds. */
+  duration: number;
+  /** About 100 amplitudes, 0 to 1. */
+  waveform_data: number[];
+}
+
+const voiceDetails = new WeakMap<Blob, VoiceDetails>();
+
+/**
+ * Marks a recorded file as a voice message before it is handed to the attachment manager: it is
+ * then uploaded, checked and shown like any file, but becomes the provider's `voiceRecording`
+ * attachment, with its duration and waveform (again when an upload that waited for the network
+ * goes, as it is the same file).
+ */
+export const markVoiceRecording = (file: Blob, details: VoiceDetails) => voiceDetails.set(file, details);
+
+const asVoiceRecording: AttachmentPreUploadMiddleware = {
+  id: 'chat-widget/voice-recording',
+  handlers: {
+    prepare: ({ state, next, forward }) => {
+      const details = state.attachment && voiceDetails.get(state.attachment.localMetadata.file as Blob);
+      if (!details) return forward();
+      return next({ ...state, attachment: { ...state.attachment, type: 'voiceRecording', ...details } as LocalUploadAttachment });
+    },
+  },
+};
 
 /** An upload that could not reach the backend is marked so, to say why and to go again when it can. */
 export type WaitingUpload = { waitingForNetwork?: boolean };
@@ -142,12 +173,17 @@ function keepTextOverOwnDraftEcho(composer: MessageComposer): () => void {
 
 /**
  * Turns on what this widget uses of a composer (the SDK's setup hook calls it for every
- * channel, thread and edit composer): link previews with the SDK's 1500 ms debounce, the
- * image size kept from uploads, uploads that wait for the network, and drafts when the site
+ * channel, thread and edit composer): link previews with the SDK's 1500 ms debounce, recorded
+ * files sent as voice messages, the image size kept from uploads, uploads that wait for the network, and drafts when the site
  * asked for them. Returns the teardown.
  */
 export function setupComposer(composer: MessageComposer, options: ComposerOptions): () => void {
   composer.updateConfig({ linkPreviews: { enabled: true }, drafts: { enabled: options.drafts } });
+  composer.attachmentManager.preUploadMiddlewareExecutor.insert({
+    middleware: [asVoiceRecording],
+    position: { before: UPLOAD_CONFIG_CHECK },
+    unique: true,
+  });
   composer.attachmentManager.postUploadMiddlewareExecutor.insert({
     middleware: [keepImageSize],
     position: { after: ENRICHMENT },

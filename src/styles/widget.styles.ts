@@ -173,6 +173,9 @@ export const widgetStyles = /* css */ `
   background: var(--cw-accent); color: var(--cw-accent-text);
 }
 .send-button:disabled { opacity: 0.4; cursor: default; }
+/* Held on a touch screen to record: no scrolling, selection or callout takes the gesture. */
+.record-button { touch-action: none; user-select: none; -webkit-user-select: none; -webkit-touch-callout: none; }
+.record-button[aria-busy="true"] { opacity: 0.6; }
 .reply-in-channel { display: flex; align-items: center; gap: 6px; font-size: 12px; color: var(--cw-muted); padding-inline-start: 4px; }
 
 /* Channel list */
@@ -305,6 +308,16 @@ export const widgetStyles = /* css */ `
 }
 .attachment-audio audio { width: 100%; height: 32px; }
 .attachment-audio-title { font-size: 12px; font-weight: 600; }
+/* A voice message: play, the waveform (a slider; the played bars are .on), time, speed. One row in
+   the reading direction, so right to left mirrors it, bars and all; the bars shrink on a phone. */
+.voice { flex-direction: row; align-items: center; width: auto; }
+.voice-play { flex: none; width: 32px; height: 32px; border-radius: 50%; border: 0; padding: 0; display: grid; place-items: center; cursor: pointer; background: var(--cw-accent); color: var(--cw-accent-text); }
+.voice-wave { width: 160px; height: 28px; display: flex; align-items: center; gap: 1px; cursor: pointer; }
+.voice-wave:focus-visible { outline: 2px solid var(--cw-accent); outline-offset: 2px; }
+.voice-wave span { flex: 1; pointer-events: none; background: var(--cw-muted); opacity: 0.45; }
+.voice-wave .on { background: var(--cw-accent-ink); opacity: 1; }
+.voice-time { font-size: 12px; color: var(--cw-muted); }
+.voice-speed { border: 1px solid var(--cw-border); background: var(--cw-surface); border-radius: 12px; padding: 0 8px; height: 24px; font-size: 12px; cursor: pointer; }
 .file-card { flex-direction: row; align-items: center; gap: 10px; }
 .file-card-icon { flex: none; width: 36px; height: 36px; border-radius: 8px; display: grid; place-items: center; background: var(--cw-surface); color: var(--cw-accent); }
 .file-card-text { min-width: 0; display: flex; flex-direction: column; }

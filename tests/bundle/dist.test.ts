@@ -47,4 +47,16 @@ describe('dist/chat-widget.js', () => {
     expect(modules.filter((id) => id.endsWith('preact/dist/preact.module.js'))).toHaveLength(1);
     expect(modules.filter((id) => /node_modules\/(react|react-dom)\//.test(id))).toEqual([]);
   });
+
+  // The parts fetched on first use (build/fetch-on-first-use.mjs): the single file asks for each
+  // by the signature of the list of its modules it hands over, and the part answers to the same.
+  it.each(['recorder', 'sheets'])('has chat-widget.%s.js beside it, built against its list of the page’s modules', (name) => {
+    const part = readFileSync(resolve(`dist/chat-widget.${name}.js`), 'utf8');
+    const signature = /detail:\{signature:"([0-9a-f]{16})"/.exec(part)?.[1];
+    expect(signature).toBeDefined();
+    expect(bundle).toContain(`"chat-widget.${name}.js"`);
+    expect(bundle).toContain(`"${signature}"`);
+    // Preact and the panel's helpers come from the page: the part has no component machinery of its own.
+    expect(part).not.toMatch(/setState|forceUpdate/);
+  });
 });

@@ -74,3 +74,10 @@ export const SearchIcon = () => (
     <path {...stroke} d="M11 18a7 7 0 1 0 0-14 7 7 0 0 0 0 14zM20 20l-4-4" />
   </svg>
 );
+
+// Play, or pause while playing. Media controls keep their direction right to left (not .directional).
+export const PlayIcon = ({ pause }: { pause?: boolean }) => (
+  <svg {...svg}>
+    <path fill="currentColor" d={pause ? 'M7 5h4v14H7zM13 5h4v14h-4z' : 'M8 5v14l11-7z'} />
+  </svg>
+);

@@ -4,6 +4,16 @@ import { english } from '../../i18n/english';
 import { text, type Text } from '../../i18n/translate';
 
 /**
+ * Tells the visitor something about what they are writing, through the SDK's notifications
+ * (shown above the composer): those carry English; the panel says `said` in the visitor's language.
+ */
+export function notifyText(composer: MessageComposer, said: Text, type: string, severity: 'warning' | 'info' = 'warning') {
+  const payload = { message: english(said), origin: { emitter: 'Composer' }, options: { type, metadata: { text: said } } };
+  if (severity === 'info') composer.client.notifications.addInfo(payload);
+  else composer.client.notifications.addWarning(payload);
+}
+
+/**
  * Hands files to the SDK's attachment manager, which checks and uploads them. It takes only as
  * many as there are free slots (10 per message); the files it leaves out are reported here,
  * through the same notifications the SDK uses, instead of vanishing silently.
@@ -11,9 +21,7 @@ import { text, type Text } from '../../i18n/translate';
 export function addFiles(composer: MessageComposer, files: File[]) {
   const manager = composer.attachmentManager;
   if (files.length === 0) return;
-  // The SDK's notifications carry English; the panel says `text` in the visitor's language.
-  const notify = (said: Text, type: string) =>
-    composer.client.notifications.addWarning({ message: english(said), origin: { emitter: 'Composer' }, options: { type, metadata: { text: said } } });
+  const notify = (said: Text, type: string) => notifyText(composer, said, type);
   if (!manager.hasUploadPermission) {
     notify(text('composer.noFiles'), 'permission:attachment:upload:denied');
     return;

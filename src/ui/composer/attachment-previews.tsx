@@ -6,6 +6,7 @@ import type { Translate } from '../../i18n/translate';
 import { formatBytes, safeUrl } from '../common/format';
 import { CloseIcon, FileIcon } from '../common/icons';
 import { useLocalization } from '../common/localization';
+import { minutes, VoicePlayer } from '../message/voice-player';
 import { blockedReason } from './notifications';
 import type { WaitingUpload } from '../../session/composer-setup';
 
@@ -43,10 +44,18 @@ function Thumbnail({ attachment }: { attachment: LocalAttachment }) {
   );
 }
 
+/** A recorded voice message, to listen back to before sending: from the browser's copy until the upload is done. */
+function VoicePreview({ attachment }: { attachment: LocalAttachment }) {
+  const src = safeUrl((attachment.localMetadata as Partial<LocalUploadAttachment['localMetadata']>).previewUri, true) ?? safeUrl(attachment.asset_url);
+  // A new player when the source changes (the upload is done): a media element says nothing when its source goes.
+  return src ? <VoicePlayer key={src} src={src} duration={attachment.duration} waveform={attachment.waveform_data} /> : null;
+}
+
 /**
  * The files attached to what is being written, each with the upload state the SDK's attachment
  * manager gives it: waiting, uploading (with progress), ready, failed (retry) or blocked by the
  * app's upload settings (with the reason). Each can be removed, which also cancels its upload.
+ * A voice message shows its player instead of its name.
  */
 export const AttachmentPreviews = memo(function AttachmentPreviews({ manager }: { manager: AttachmentManager }) {
   const { attachments } = useStateStore(manager.state, selectAttachments);
@@ -58,12 +67,14 @@ export const AttachmentPreviews = memo(function AttachmentPreviews({ manager }: 
         const state = isLocalUploadAttachment(attachment) ? attachment.localMetadata.uploadState : 'finished';
         // Failed for want of a network: not an error, it goes when the connection is back.
         const waiting = (attachment.localMetadata as WaitingUpload).waitingForNetwork;
-        const name = attachmentName(attachment) || t('message.attachment');
+        const voice = attachment.type === 'voiceRecording';
+        // A recording's file name says nothing to a reader: it is "Voice message 0:07".
+        const name = voice ? t('message.voice', { duration: minutes(attachment.duration ?? 0) }) : attachmentName(attachment) || t('message.attachment');
         return (
           <li key={attachment.localMetadata.id} className="attachment-preview" part="attachment-preview" data-state={waiting && state === 'failed' ? 'waiting' : state}>
-            <Thumbnail attachment={attachment} />
+            {!voice && <Thumbnail attachment={attachment} />}
             <span className="attachment-info">
-              <span className="attachment-name">{name}</span>
+              {voice ? <VoicePreview attachment={attachment} /> : <span className="attachment-name">{name}</span>}
               <span className={`attachment-status${(state === 'failed' && !waiting) || state === 'blocked' ? ' failed' : ''}`}>
                 {statusText(t, locale, attachment)}
                 {state === 'uploading' && <progress className="upload-progress" max={100} value={(attachment.localMetadata as { uploadProgress?: number }).uploadProgress} />}

@@ -1,17 +1,20 @@
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, useSyncExternalStore, type ClipboardEvent, type KeyboardEvent, type RefObject } from 'react';
 import type { AttachmentManagerState, MessageComposer, MessageComposerState, TextComposerState } from 'stream-chat';
+import { text } from '../../i18n/translate';
 import type { SendResult } from '../../session/channel-handle';
 import { useStateStore } from '../../session/use-state-store';
 import { displayName } from '../common/format';
 import { CloseIcon, SendIcon } from '../common/icons';
 import { useT } from '../common/localization';
-import { addFiles, useFileDrop } from './attachment-input';
+import { addFiles, notifyText, useFileDrop } from './attachment-input';
 import { AttachmentPreviews } from './attachment-previews';
 import { ComposerMenu, type ComposerTool } from './composer-menu';
 import { LinkPreviews } from './link-previews';
-import { LocationForm } from './location-form';
 import { Notifications } from './notifications';
-import { PollForm } from './poll-form';
+import { canRecord, RecordButton } from './record-button';
+import { loadRecorder, type RecorderPart } from './recorder-loader';
+import type { Hold } from './recorder/voice-recorder';
+import { loadSheets, type SheetsPart } from './sheets-loader';
 import { SuggestionList } from './suggestion-list';
 import { useSuggestions } from './use-suggestions';
 
@@ -94,6 +97,7 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
   // Read for what they change in the SDK's sendability (hasSendableData), below.
   useStateStore(composer.attachmentManager.state, selectAttachments);
   const [sheet, setSheet] = useState<'poll' | 'location' | null>(null);
+  const [sheets, setSheets] = useState<SheetsPart | null>(null);
   const t = useT();
   const form = useRef<HTMLFormElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -109,6 +113,12 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
   if (standalone && capabilities.includes('send-poll') && composer.channel.getConfig()?.polls) tools.push('poll');
   if (standalone && composer.config.location.enabled) tools.push('location');
   const dragging = useFileDrop(form, !disabled && tools.includes('files'), (files) => addFiles(composer, files));
+  // A voice message is a message of its own, like a file: not in an edit, nor with a command.
+  const recordable = tools.includes('files') && !editing && !command && canRecord();
+  const [voice, setVoice] = useState<{ Recorder: RecorderPart['VoiceRecorder']; hold?: Hold } | null>(null);
+  // The recorder's first use fetches it: the microphone shows it is on its way.
+  const [recorderLoading, setRecorderLoading] = useState(false);
+  const recording = useRef(false);
 
   useEffect(() => composer.registerSubscriptions(), [composer]);
   useEffect(() => {
@@ -131,11 +141,37 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
   };
 
   const choose = (tool: ComposerTool) => {
-    if (tool === 'files') fileInput.current?.click();
-    else {
-      if (tool === 'poll') composer.pollComposer.initState();
-      setSheet(tool);
-    }
+    if (tool === 'files') return fileInput.current?.click();
+    loadSheets().then(
+      (part) => {
+        setSheets(part);
+        if (tool === 'poll') composer.pollComposer.initState();
+        setSheet(tool);
+      },
+      () => notifyText(composer, text('composer.unavailable'), 'composer:unavailable'),
+    );
+  };
+
+  const record = (hold?: Hold) => {
+    if (recording.current) return;
+    recording.current = true;
+    setRecorderLoading(true);
+    loadRecorder()
+      .then(
+        ({ VoiceRecorder }) => setVoice({ Recorder: VoiceRecorder, hold }),
+        () => {
+          recording.current = false;
+          notifyText(composer, text('recorder.unavailable'), 'recorder:unavailable');
+        },
+      )
+      .finally(() => setRecorderLoading(false));
+  };
+
+  const endRecording = () => {
+    recording.current = false;
+    setVoice(null);
+    // After the row is back.
+    queueMicrotask(() => textarea.current?.focus());
   };
 
   const closeSheet = () => {
@@ -171,8 +207,8 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
 
   return (
     <>
-      {sheet === 'poll' && <PollForm composer={composer} onClose={closeSheet} onCreated={submit} />}
-      {sheet === 'location' && <LocationForm composer={composer} onClose={closeSheet} />}
+      {sheets && sheet === 'poll' && <sheets.PollForm composer={composer} onClose={closeSheet} onCreated={submit} />}
+      {sheets && sheet === 'location' && <sheets.LocationForm composer={composer} onClose={closeSheet} />}
       {dragging && (
         <div className="drop-overlay" part="drop-overlay" aria-hidden="true">
           Drop files to attach them
@@ -211,43 +247,49 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
         <AttachmentPreviews manager={attachmentManager} />
         {suggestions.active && <SuggestionList active={suggestions.active} listId={listId} />}
         <div className="composer-row">
-          <ComposerMenu tools={tools} disabled={disabled} onChoose={choose} />
-          {tools.includes('files') && (
-            <input
-              ref={fileInput}
-              type="file"
-              multiple
-              hidden
-              part="file-input"
-              aria-label={t('composer.attach')}
-              onChange={(event) => {
-                addFiles(composer, Array.from(event.currentTarget.files ?? []));
-                event.currentTarget.value = '';
-              }}
-            />
+          {voice ? (
+            <voice.Recorder composer={composer} hold={voice.hold} onEnd={endRecording} />
+          ) : (
+            <>
+              <ComposerMenu tools={tools} disabled={disabled} onChoose={choose} />
+              {tools.includes('files') && (
+                <input
+                  ref={fileInput}
+                  type="file"
+                  multiple
+                  hidden
+                  part="file-input"
+                  aria-label={t('composer.attach')}
+                  onChange={(event) => {
+                    addFiles(composer, Array.from(event.currentTarget.files ?? []));
+                    event.currentTarget.value = '';
+                  }}
+                />
+              )}
+              {command && (
+                // A chosen command lives in the SDK's state, not in the text: show it as a chip.
+                <span className="command-chip" part="command-chip">
+                  /{command.name}
+                  <button type="button" aria-label={t('composer.removeCommand', { name: command.name })} onClick={() => composer.textComposer.clearCommand()}>
+                    ×
+                  </button>
+                </span>
+              )}
+              <ComposerInput
+                composer={composer}
+                textarea={textarea}
+                placeholder={command ? command.args || command.description || '' : t(inThread ? 'composer.placeholderThread' : 'composer.placeholder')}
+                label={t(inThread ? 'composer.labelThread' : 'composer.label')}
+                disabled={disabled}
+                expanded={Boolean(suggestions.active)}
+                controls={suggestions.active ? listId : undefined}
+                activeDescendant={suggestions.activeOptionId(listId)}
+                onKeyDown={onKeyDown}
+                onPaste={onPaste}
+              />
+              <SendButton composer={composer} disabled={disabled} label={t(editing ? 'composer.save' : 'composer.send')} onRecord={recordable ? record : undefined} recorderLoading={recorderLoading} />
+            </>
           )}
-          {command && (
-            // A chosen command lives in the SDK's state, not in the text: show it as a chip.
-            <span className="command-chip" part="command-chip">
-              /{command.name}
-              <button type="button" aria-label={t('composer.removeCommand', { name: command.name })} onClick={() => composer.textComposer.clearCommand()}>
-                ×
-              </button>
-            </span>
-          )}
-          <ComposerInput
-            composer={composer}
-            textarea={textarea}
-            placeholder={command ? command.args || command.description || '' : t(inThread ? 'composer.placeholderThread' : 'composer.placeholder')}
-            label={t(inThread ? 'composer.labelThread' : 'composer.label')}
-            disabled={disabled}
-            expanded={Boolean(suggestions.active)}
-            controls={suggestions.active ? listId : undefined}
-            activeDescendant={suggestions.activeOptionId(listId)}
-            onKeyDown={onKeyDown}
-            onPaste={onPaste}
-          />
-          <SendButton composer={composer} disabled={disabled} label={t(editing ? 'composer.save' : 'composer.send')} />
         </div>
         <CharCounter composer={composer} />
         {inThread && (
@@ -326,10 +368,15 @@ function ComposerInput({ composer, textarea, placeholder, label, disabled, expan
   );
 }
 
-/** Enabled when the SDK finds the message sendable (re-rendered with the composer for attachments, polls, quotes). */
-function SendButton({ composer, disabled, label }: { composer: MessageComposer; disabled: boolean; label: string }) {
+/**
+ * Enabled when the SDK finds the message sendable (re-rendered with the composer for attachments,
+ * polls, quotes); where a voice message can be recorded, the microphone while there is nothing to send.
+ */
+function SendButton(props: { composer: MessageComposer; disabled: boolean; label: string; onRecord?: (hold?: Hold) => void; recorderLoading: boolean }) {
+  const { composer, disabled, label, onRecord } = props;
   const sendable = useFromText(composer, sendableOf);
   const canSend = !disabled && sendable;
+  if (onRecord && !sendable) return <RecordButton disabled={disabled} loading={props.recorderLoading} onRecord={onRecord} />;
   return (
     <button type="submit" className="send-button" part="send-button" aria-label={label} disabled={!canSend}>
       <SendIcon />

@@ -3,6 +3,7 @@ import { formatBytes, hideBroken, hostOf, safeUrl } from '../common/format';
 import { FileIcon } from '../common/icons';
 import { useLocalization } from '../common/localization';
 import { GiphyImage } from './giphy';
+import { VoicePlayer } from './voice-player';
 
 // Media boxes are sized from the attachment's own numbers before anything loads, so the list
 // never jumps (and the windowed list's measured row heights stay true).
@@ -15,8 +16,6 @@ function fitBox(width: unknown, height: unknown): { width: number; height: numbe
   const scale = Math.min(1, MAX / w, MAX / h);
   return { width: Math.max(1, Math.round(w * scale)), height: Math.max(1, Math.round(h * scale)) };
 }
-
-const minutes = (seconds = 0) => `${Math.floor(seconds / 60)}:${String(Math.round(seconds % 60)).padStart(2, '0')}`;
 
 const NEW_TAB = { target: '_blank', rel: 'noopener noreferrer nofollow ugc' } as const;
 
@@ -41,11 +40,11 @@ function One({ attachment: a }: { attachment: Attachment }) {
     ) : null;
   }
   if (a.type === 'video' && asset) return <video className="attachment-video" part="video-attachment" src={asset} controls preload="metadata" {...size} />;
-  if ((a.type === 'audio' || a.type === 'voiceRecording') && asset) {
-    const audio = a.type === 'audio';
+  if (a.type === 'voiceRecording' && asset) return <VoicePlayer src={asset} duration={a.duration} waveform={a.waveform_data} />;
+  if (a.type === 'audio' && asset) {
     return (
-      <div className="attachment-audio" part={audio ? 'audio-attachment' : 'voice-attachment'}>
-        <span className="attachment-audio-title">{audio ? name || t('message.audio') : t('message.voice', { duration: minutes(a.duration) })}</span>
+      <div className="attachment-audio" part="audio-attachment">
+        <span className="attachment-audio-title">{name || t('message.audio')}</span>
         <audio src={asset} controls preload="none" />
       </div>
     );

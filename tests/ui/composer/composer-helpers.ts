@@ -76,6 +76,9 @@ export async function chooseTool(el: ChatWidgetElement, label: string) {
     return found;
   });
   fireEvent.click(item);
+  // A poll's or a location's sheet is fetched the first time (sheets-loader.ts): wait for it.
+  const sheet = { Poll: 'poll-form', Location: 'location-form' }[label];
+  if (sheet) await find(el, `[part~="${sheet}"]`);
 }
 
 export const notificationTexts = (el: ChatWidgetElement) => all(el, '[part~="notification"]').map((n) => n.textContent ?? '');
