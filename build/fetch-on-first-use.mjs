@@ -7,8 +7,8 @@
 // Three steps, before the main build: the page's modules with the parts left out (their loaders
 // as stubs); each part, with those modules external; then the two sides of the list: the loader
 // the page gets (importing each binding the part needs) and the part's script (taking them from
-// the list it is handed). A signature of the list, written on both sides, keeps a part from
-// another build from being started with the wrong list.
+// the list it is handed). A signature of the list and of the part's code, written on both
+// sides, keeps a part of another build (a stale cached copy) from being started at all.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
@@ -46,11 +46,21 @@ export function fetchOnFirstUse({ input, parts, plugins }) {
   };
 }
 
-/** The code of a part's loader: fetch the part, handing it the list. */
+/**
+ * The code of a part's loader: fetch the part, handing it the list. The part's address is beside
+ * the script's own (`import.meta.url`: in the single file, the script element that ran it; in the
+ * ES module, a form bundlers such as webpack and Vite follow to copy the part beside their
+ * output), with the script's query, so a site that versions the script by its query versions
+ * the parts alike.
+ */
 const loaderCode = (loaderId, fileName, shared, signature) => `import { fetchPart } from ${JSON.stringify(FETCH_PART)};
-import { scriptBase, scriptNonce } from ${JSON.stringify(SCRIPT_BASE)};
+import { scriptNonce } from ${JSON.stringify(SCRIPT_BASE)};
 ${shared.imports}
-export const ${exportName(loaderId)} = () => fetchPart(new URL(${JSON.stringify(fileName)}, scriptBase()).href, ${JSON.stringify(signature)}, () => [${shared.list}], scriptNonce());
+export const ${exportName(loaderId)} = () => {
+  const url = new URL(${JSON.stringify(`./${fileName}`)}, import.meta.url);
+  url.search = new URL(import.meta.url).search;
+  return fetchPart(url.href, ${JSON.stringify(signature)}, () => [${shared.list}], scriptNonce());
+};
 `;
 
 async function buildParts({ input, loaders, plugins }) {
@@ -99,7 +109,8 @@ async function buildPart({ id, entry, fileName, pageModules, stub, plugins }) {
         renderChunk(code) {
           const split = splitImports(code);
           shared = split.shared;
-          signature = createHash('sha256').update(`${fileName}\n${shared.signature}`).digest('hex').slice(0, 16);
+          // The list and the part's own code: a copy of another build is refused, not run.
+          signature = createHash('sha256').update(`${fileName}\n${shared.signature}\n${split.body}`).digest('hex').slice(0, 16);
           return `document.dispatchEvent(new CustomEvent("chat-widget-part", { detail: { signature: ${JSON.stringify(signature)}, start: (shared$) => {\n${split.body}\n} } }));`;
         },
       },

@@ -1,7 +1,7 @@
-// The address of the script that defined the widget: the catalogues (and the parts fetched on
-// first use, such as the voice recorder) are fetched from its folder. document.currentScript is
-// set only while a script runs, so the element's entry, which every build runs at load, records
-// it then (the runtime that reads it is evaluated later), with the nonce a strict page gave it.
+// The address of the script that defined the widget: the catalogues are fetched from its folder.
+// document.currentScript is set only while a script runs, so the element's entry, which every
+// build runs at load, records it then (the runtime that reads it is evaluated later), with the
+// nonce a strict page gave it, which the scripts the widget adds later carry too.
 let base = '';
 let nonce = '';
 

@@ -244,6 +244,8 @@ export const widgetStyles = /* css */ `
 /* Composer: attachments, link previews, polls, locations, the SDK's notifications */
 .panel-body { position: relative; }
 .notifications, .attachment-previews, .link-previews, .attachments, .poll-options, .poll-answers, .sheet-body, .field { display: flex; flex-direction: column; gap: 4px; }
+/* Empty, the live region takes no room (and no gap in the composer) but stays in place to be heard. */
+.notifications:empty { display: contents; }
 .attachment-previews, .link-previews { max-height: 148px; overflow-y: auto; }
 .notification, .attachment-preview, .link-preview {
   display: flex; align-items: center; gap: 8px; padding: 4px; padding-inline-start: 8px; border: 1px solid var(--cw-border); border-radius: 10px;

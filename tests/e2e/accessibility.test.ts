@@ -1,12 +1,9 @@
 // axe-core over every view of the panel, in light and dark: no violation of serious or critical
 // impact. Each view's findings (of any impact) are printed, so a regression shows where it is.
-import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/index';
-import { eventually, launchChromium, openChat, startDemoServer, visit } from './browser';
-
-const AXE = readFileSync('node_modules/axe-core/axe.min.js', 'utf8');
+import { audit, eventually, launchChromium, openChat, startDemoServer, visit, type Finding } from './browser';
 
 let browser: Browser;
 let server: RunningServer;
@@ -19,18 +16,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
 });
-
-type Finding = { id: string; impact: string; nodes: number; where: string };
-
-/** axe's violations inside the widget (shadow roots included). */
-async function audit(page: Page): Promise<Finding[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE });
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe;
-    const { violations } = await axe.run({ include: [['chat-widget']] }, { resultTypes: ['violations'] });
-    return violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, where: (v.nodes as Array<{ target: string[]; failureSummary?: string }>).map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`).join('; ') }));
-  });
-}
 
 const part = (page: Page, name: string) => page.locator(`chat-widget [part~="${name}"]`);
 

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { StreamChat } from 'stream-chat';
@@ -42,6 +42,23 @@ export async function recordViolations(page: Page): Promise<string[]> {
   );
   return violations;
 }
+
+const AXE = readFileSync('node_modules/axe-core/axe.min.js', 'utf8');
+
+export type Finding = { id: string; impact: string; nodes: number; where: string };
+
+/** axe-core's violations inside the widget (shadow roots included). */
+export async function audit(page: Page): Promise<Finding[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe;
+    const { violations } = await axe.run({ include: [['chat-widget']] }, { resultTypes: ['violations'] });
+    return violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, where: (v.nodes as Array<{ target: string[]; failureSummary?: string }>).map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`).join('; ') }));
+  });
+}
+
+/** The findings of serious or critical impact, as lines. */
+export const seriousFindings = (found: Finding[]) => found.filter((f) => f.impact === 'serious' || f.impact === 'critical').map((f) => `${f.id}: ${f.where}`);
 
 /** Polls for up to 10 s: the machine may be busy, and each wait ends as soon as it holds. */
 export const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });

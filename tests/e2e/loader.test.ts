@@ -195,6 +195,10 @@ describe('the opt-in loader on a strict-CSP page', () => {
       await launcher(page).click();
       await page.locator('chat-widget [part~="composer-input"]').waitFor();
       expect(await fullFileScripts()).toBe(1); // the one the loader added, with the nonce
+      // A part fetched on first use (the poll form) carries the nonce too.
+      await page.locator('chat-widget [part~="composer-menu-button"]').click();
+      await page.locator('chat-widget [part~="composer-menu"] button', { hasText: 'Poll' }).click();
+      await page.locator('chat-widget [part~="poll-form"]').waitFor();
       expect(violations).toEqual([]);
 
       await page.goto(`${own.url}/nonce-both.html`);

@@ -6,7 +6,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { StreamChat } from 'stream-chat';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/index';
-import { collectErrors, eventually, recordViolations, screenshot, startDemoServer, visit, type Visitor } from './browser';
+import { audit, collectErrors, eventually, recordViolations, screenshot, seriousFindings, startDemoServer, visit, type Visitor } from './browser';
 
 const API_KEY = 'e2e-voice-key';
 const API_SECRET = 'e2e-voice-secret-long-enough-for-hs256';
@@ -55,7 +55,9 @@ describe('voice messages in Chromium', () => {
       await inWidget(alice.page, 'record-button').click();
       await inWidget(alice.page, 'recorder').waitFor();
       expect(scripts).toContain('/dist/chat-widget.recorder.js');
+      await alice.page.locator('chat-widget .recorder-dot.on').waitFor();
       await screenshot(alice.page, 'voice-recording');
+      expect(seriousFindings(await audit(alice.page))).toEqual([]);
       await alice.page.waitForTimeout(2000);
       await inWidget(alice.page, 'recorder-stop').click();
 
@@ -64,6 +66,7 @@ describe('voice messages in Chromium', () => {
       await eventually(() => preview.getAttribute('data-state')).toBe('finished');
       await expect(preview.locator('[part~="voice-attachment"]').count()).resolves.toBe(1);
       await screenshot(alice.page, 'voice-ready');
+      expect(seriousFindings(await audit(alice.page))).toEqual([]);
       await inWidget(alice.page, 'send-button').click();
 
       // What was sent is the provider's voiceRecording attachment.
@@ -90,6 +93,9 @@ describe('voice messages in Chromium', () => {
       await player.locator('button').first().click();
       await eventually(() => slider.getAttribute('aria-valuenow').then(Number)).toBeGreaterThan(0);
       await screenshot(bob.page, 'voice-playing');
+      await bob.page.emulateMedia({ colorScheme: 'dark' });
+      expect(seriousFindings(await audit(bob.page))).toEqual([]);
+      await screenshot(bob.page, 'voice-playing-dark');
       expect(alice.errors).toEqual([]);
       expect(bob.errors).toEqual([]);
     } finally {

@@ -48,9 +48,10 @@ export const Notifications = memo(function Notifications({ client }: { client: S
       client.notifications.startTimeout(id, SHOW_MS);
     }
   }, [notifications, client]);
-  if (notifications.length === 0) return null;
+  // Always there, empty or not: a live region is heard when what is in it changes, not when it
+  // appears. A list that is polite, not a status, so its items stay list items.
   return (
-    <ul className="notifications" part="notifications" role="status" aria-live="polite">
+    <ul className="notifications" part="notifications" aria-live="polite">
       {notifications.map((notification) => (
         <li key={notification.id} className={`notification ${notification.severity ?? 'info'}`} part="notification">
           <span>{describe(t, notification)}</span>

@@ -205,6 +205,8 @@ export function ChannelView({ handle, panel, setPanel, ownUserId, onSendResult }
             </p>
           )}
           <Composer
+            // One per conversation: what is under way in one (a recording, a sheet) stays with it.
+            key={handle.channel.cid}
             composer={handle.channel.messageComposer}
             disabled={!!ban || !capabilities.includes('send-message')}
             send={() => handle.send()}

@@ -89,7 +89,7 @@ function ThreadContent({ handle, thread, ownUserId, capabilities, handlers, onSe
           {replies.map((reply, i) => item(reply, i > 0 && replies[i - 1]?.user?.id === reply.user?.id))}
         </ol>
       </div>
-      <Composer composer={thread.messageComposer} disabled={false} send={() => handle.send()} onSendResult={onSendResult} inThread autoFocus />
+      <Composer key={thread.id} composer={thread.messageComposer} disabled={false} send={() => handle.send()} onSendResult={onSendResult} inThread autoFocus />
     </>
   );
 }

@@ -1,8 +1,8 @@
 // Attachments as a message (or draft) carries them: at most 10 (the spec's limit, which the
-// composer also enforces), each an object, free-form beyond the fields the provider types, and
-// at most 5KB of such custom data in all, the provider's bound. A voice recording's mime_type,
-// file_size, duration and waveform_data are custom data: ~100 amplitudes fit, and an absurd
-// waveform is refused (413) instead of being stored and sent to every watcher.
+// composer also enforces), each an object, free-form beyond the fields the SDK types, with at
+// most 5KB of the rest in each. A voice recording's waveform counts too, though typed: its ~100
+// amplitudes fit (unrounded, as stream-chat-react sends them, about 2KB), and an absurd waveform
+// is refused (413) instead of being stored and sent to every watcher.
 //
 // Images uploaded here get their stored size: the SDK builds the attachment from
 // `{file, thumb_url}` alone (attachmentManager.ts), dropping the upload response's
@@ -14,14 +14,14 @@ import type { Store } from '../../store/store';
 import { uploadIdOf } from './disk';
 
 export const MAX_ATTACHMENTS = 10;
-/** The provider's bound on the attachments' custom data, all together. */
+/** The provider's bound on an attachment's custom data. */
 export const MAX_CUSTOM_BYTES = 5 * 1024;
 
-/** The attachment fields the provider types (its Attachment schema); the rest is custom data. */
+/** The attachment fields the SDK types (its Attachment), bar the waveform; the rest is custom data. */
 const TYPED_FIELDS = new Set([
   'type', 'title', 'title_link', 'text', 'pretext', 'fallback', 'color', 'author_name', 'author_link',
   'author_icon', 'image_url', 'thumb_url', 'asset_url', 'og_scrape_url', 'footer', 'footer_icon', 'fields',
-  'actions', 'giphy', 'original_width', 'original_height',
+  'actions', 'giphy', 'original_width', 'original_height', 'duration', 'file_size', 'mime_type', 'latitude', 'longitude',
 ]);
 
 export function attachmentList(value: unknown, name: string): JsonObject[] {
@@ -30,12 +30,12 @@ export function attachmentList(value: unknown, name: string): JsonObject[] {
   if (value.length > MAX_ATTACHMENTS) {
     throw ApiError.input(`a message can have at most ${MAX_ATTACHMENTS} attachments, not ${value.length}`);
   }
-  let custom = 0;
   for (const attachment of value) {
+    let custom = 0;
     for (const [key, field] of Object.entries(attachment)) {
       if (TYPED_FIELDS.has(key) || field === undefined) continue;
       custom += Buffer.byteLength(key) + jsonBytes(field);
-      if (custom > MAX_CUSTOM_BYTES) throw ApiError.tooBig(`${name}: custom data of the attachments is larger than 5KB`);
+      if (custom > MAX_CUSTOM_BYTES) throw ApiError.tooBig(`${name}: custom data of an attachment is larger than 5KB`);
     }
   }
   return value;

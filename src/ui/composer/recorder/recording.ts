@@ -22,8 +22,8 @@ export interface Recorded {
 
 /** Why a recording could not start, as the catalogue names it (`recorder.<why>`). */
 export type StartFailure = 'denied' | 'noMicrophone' | 'busy' | 'failed';
-/** Why a recording stopped on its own. */
-export type LimitReached = 'maxDuration' | 'maxSize';
+/** Why a recording stopped on its own: a limit, or the browser (the microphone unplugged or taken away). */
+export type StoppedBy = 'maxDuration' | 'maxSize' | 'browser';
 
 // Opus in WebM where the browser records it (Chromium, Firefox), else AAC in MP4 (Safari).
 const CONTAINERS = [
@@ -67,15 +67,15 @@ export interface RecordingOptions {
   maxBytes: number;
   /** The latest level, 0 to 1, a few times a second. */
   onLevel: (level: number) => void;
-  /** It stopped by itself at a limit; `finish()` then gives what was recorded. */
-  onLimit: (limit: LimitReached) => void;
+  /** It stopped by itself; `finish()` then gives what was recorded. */
+  onStopped: (by: StoppedBy) => void;
 }
 
 /**
  * Records from the microphone until `finish()` (what was recorded) or `cancel()` (nothing).
  * Starting asks for the microphone: it throws a StartFailure when that is refused or missing.
  */
-export async function startRecording({ maxBytes, onLevel, onLimit }: RecordingOptions) {
+export async function startRecording({ maxBytes, onLevel, onStopped }: RecordingOptions) {
   const format = voiceFormat();
   let stream: MediaStream;
   try {
@@ -84,57 +84,76 @@ export async function startRecording({ maxBytes, onLevel, onLimit }: RecordingOp
     throw startFailure(error);
   }
   const release = () => stream.getTracks().forEach((track) => track.stop());
-  let recorder: MediaRecorder;
-  try {
-    recorder = new MediaRecorder(stream, { mimeType: MediaRecorder.isTypeSupported(format.type) ? format.type : undefined, audioBitsPerSecond: 32000 });
-  } catch (error) {
-    release();
-    throw startFailure(error);
-  }
-
-  // The level: the loudness (root mean square) of the last few milliseconds of sound.
-  const audio = new AudioContext();
-  const analyser = audio.createAnalyser();
-  analyser.fftSize = 1024;
-  audio.createMediaStreamSource(stream).connect(analyser);
-  const samples = new Float32Array(analyser.fftSize);
   const levels: number[] = [];
   const chunks: Blob[] = [];
   let bytes = 0;
-  let startedAt = performance.now();
+  let startedAt = 0;
   let stoppedAt = 0;
-
-  const stopAt = (limit: LimitReached) => {
-    if (recorder.state !== 'recording') return;
-    stoppedAt = performance.now();
-    recorder.stop();
-    onLimit(limit);
-  };
-  const reading = setInterval(() => {
-    analyser.getFloatTimeDomainData(samples);
-    let sum = 0;
-    for (const sample of samples) sum += sample * sample;
-    // Speech rarely passes a third of full scale: scaled so that a voice fills the meter.
-    const level = Math.min(1, Math.sqrt(sum / samples.length) * 3);
-    levels.push(level);
-    onLevel(level);
-    if (performance.now() - startedAt >= MAX_DURATION_S * 1000) stopAt('maxDuration');
-  }, SAMPLE_MS);
-  recorder.addEventListener('dataavailable', (event) => {
-    if (event.data.size === 0) return;
-    chunks.push(event.data);
-    bytes += event.data.size;
-    // Stop while one more second still fits under the limit.
-    if (bytes + event.data.size * 2 > maxBytes) stopAt('maxSize');
-  });
-  const stopped = new Promise<void>((resolve) => recorder.addEventListener('stop', () => resolve(), { once: true }));
+  let reading: ReturnType<typeof setInterval> | undefined;
+  let audio: AudioContext | undefined;
   const end = () => {
     clearInterval(reading);
     release();
-    void audio.close().catch(() => undefined);
+    void audio?.close().catch(() => undefined);
   };
-  recorder.start(CHUNK_MS);
-  startedAt = performance.now();
+  let recorder: MediaRecorder;
+  let stopped: Promise<void>;
+  try {
+    recorder = new MediaRecorder(stream, { mimeType: MediaRecorder.isTypeSupported(format.type) ? format.type : undefined, audioBitsPerSecond: 32000 });
+    const stopAt = (by: StoppedBy) => {
+      if (recorder.state !== 'recording') return;
+      stoppedAt = performance.now();
+      recorder.stop();
+      onStopped(by);
+    };
+    recorder.addEventListener('dataavailable', (event) => {
+      if (event.data.size === 0) return;
+      chunks.push(event.data);
+      bytes += event.data.size;
+      // Stop while one more second still fits under the limit.
+      if (bytes + event.data.size * 2 > maxBytes) stopAt('maxSize');
+    });
+    stopped = new Promise<void>((resolve) =>
+      recorder.addEventListener('stop', () => {
+        // Stopped by the browser (the track ended, an error): what was recorded is still kept.
+        if (!stoppedAt) {
+          stoppedAt = performance.now();
+          onStopped('browser');
+        }
+        resolve();
+      }),
+    );
+    // The level: the loudness (root mean square) of the last few milliseconds of sound. Without
+    // it (no AudioContext) the recording still works, with a flat meter and waveform.
+    let analyser: AnalyserNode | undefined;
+    try {
+      audio = new AudioContext();
+      analyser = audio.createAnalyser();
+      analyser.fftSize = 1024;
+      audio.createMediaStreamSource(stream).connect(analyser);
+    } catch {
+      analyser = undefined;
+    }
+    const samples = new Float32Array(analyser?.fftSize ?? 0);
+    recorder.start(CHUNK_MS);
+    startedAt = performance.now();
+    reading = setInterval(() => {
+      let level = 0;
+      if (analyser) {
+        analyser.getFloatTimeDomainData(samples);
+        let sum = 0;
+        for (const sample of samples) sum += sample * sample;
+        // Speech rarely passes a third of full scale: scaled so that a voice fills the meter.
+        level = Math.min(1, Math.sqrt(sum / samples.length) * 3);
+      }
+      levels.push(level);
+      onLevel(level);
+      if (performance.now() - startedAt >= MAX_DURATION_S * 1000) stopAt('maxDuration');
+    }, SAMPLE_MS);
+  } catch (error) {
+    end();
+    throw startFailure(error);
+  }
 
   return {
     /** Seconds recorded so far. */
@@ -153,6 +172,7 @@ export async function startRecording({ maxBytes, onLevel, onLimit }: RecordingOp
       return { file: new File(chunks, name, { type: format.type }), duration, waveform: waveformOf(levels) };
     },
     cancel() {
+      stoppedAt ||= performance.now();
       if (recorder.state !== 'inactive') recorder.stop();
       end();
     },

@@ -15,7 +15,7 @@ import { minutes } from '../../message/voice-player';
 import { addFiles, notifyText } from '../attachment-input';
 import { blockedReason } from '../notifications';
 import { recorderStyles } from './recorder.styles';
-import { MAX_DURATION_S, startRecording, voiceFormat, type LimitReached, type Recording, type StartFailure } from './recording';
+import { MAX_DURATION_S, startRecording, voiceFormat, type Recording, type StartFailure, type StoppedBy } from './recording';
 
 /** A finger holding the microphone button: the recording lasts while it is held. */
 export interface Hold {
@@ -74,7 +74,7 @@ export function VoiceRecorder({ composer, hold: held, onEnd }: { composer: Messa
   const [started, setStarted] = useState(false);
   const [slide, setSlide] = useState(0);
   // What the buttons and listeners act on; `ending` makes every way out happen once.
-  const session = useRef<{ recording?: Recording; ending?: 'finish' | 'discard'; limit?: LimitReached }>({});
+  const session = useRef<{ recording?: Recording; ending?: 'finish' | 'discard'; stoppedBy?: StoppedBy; liftedAt?: number }>({});
 
   const notify = (said: Text, type: string, severity?: 'info') => notifyText(composer, said, `recorder:${type}`, severity);
 
@@ -92,8 +92,9 @@ export function VoiceRecorder({ composer, hold: held, onEnd }: { composer: Messa
       return;
     }
     const recorded = await recording.finish();
-    if (!recorded) return;
-    if (current.limit === 'maxDuration') notify(text('recorder.maxDuration', { duration: minutes(MAX_DURATION_S) }), 'limit');
+    // Too short to hold a sound (or nothing came from the microphone): said, not silently dropped.
+    if (!recorded) return notify(text('recorder.discarded'), 'discarded', 'info');
+    if (current.stoppedBy === 'maxDuration') notify(text('recorder.maxDuration', { duration: minutes(MAX_DURATION_S) }), 'limit');
     markVoiceRecording(recorded.file, { duration: recorded.duration, waveform_data: recorded.waveform });
     addFiles(composer, [recorded.file]);
     notify(text('recorder.ready', { duration: minutes(recorded.duration) }), 'ready', 'info');
@@ -110,6 +111,8 @@ export function VoiceRecorder({ composer, hold: held, onEnd }: { composer: Messa
     let maxBytes = DEFAULT_SIZE_LIMIT;
     void (async () => {
       const refused = await refusal(composer).catch(() => null);
+      // Each wait may outlast the recorder (discarded, the panel closed): then no microphone.
+      if (current.ending) return;
       if (refused) {
         notify(refused, 'blocked');
         current.ending = 'discard';
@@ -117,6 +120,7 @@ export function VoiceRecorder({ composer, hold: held, onEnd }: { composer: Messa
         return;
       }
       maxBytes = await sizeLimit(composer);
+      if (current.ending) return;
       try {
         current.recording = await startRecording({
           maxBytes,
@@ -124,9 +128,9 @@ export function VoiceRecorder({ composer, hold: held, onEnd }: { composer: Messa
             setLevels((last) => [...last.slice(1 - METER_BARS), level]);
             setElapsed(current.recording?.elapsed() ?? 0);
           },
-          onLimit: (limit) => {
-            current.limit = limit;
-            if (limit === 'maxSize') notify(text('recorder.maxSize', { size: formatBytes(maxBytes, locale) }), 'limit');
+          onStopped: (by) => {
+            current.stoppedBy = by;
+            if (by === 'maxSize') notify(text('recorder.maxSize', { size: formatBytes(maxBytes, locale) }), 'limit');
             void end('finish');
           },
         });
@@ -158,11 +162,8 @@ export function VoiceRecorder({ composer, hold: held, onEnd }: { composer: Messa
       return;
     }
     if (hold.released) return setHold(undefined);
-    try {
-      stopButton.current?.setPointerCapture(hold.pointerId);
-    } catch {
-      // The finger has lifted already: its pointerup is on its way to the window.
-    }
+    // The finger's events reach the window wherever it goes (no capture: a captured pointer's
+    // click would land on Stop).
     const mine = (event: PointerEvent) => event.pointerId === hold.pointerId;
     const move = (event: PointerEvent) => {
       if (!mine(event)) return;
@@ -172,6 +173,7 @@ export function VoiceRecorder({ composer, hold: held, onEnd }: { composer: Messa
     };
     const up = (event: PointerEvent) => {
       if (!mine(event)) return;
+      session.current.liftedAt = performance.now();
       if (performance.now() - hold.at < TAP_MS) setHold(undefined);
       else void end('finish');
     };
@@ -226,7 +228,8 @@ export function VoiceRecorder({ composer, hold: held, onEnd }: { composer: Messa
         className={`send-button recorder-stop${hold ? ' held' : ''}`}
         part="recorder-stop"
         aria-label={t('recorder.stop')}
-        onClick={() => void end('finish')}
+        // A tap's own click, landing where the microphone was, is not a Stop.
+        onClick={() => performance.now() - (session.current.liftedAt ?? -Infinity) > TAP_MS && void end('finish')}
       >
         <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true">
           <rect x="3" y="3" width="10" height="10" rx="2" fill="currentColor" />
