@@ -17,7 +17,8 @@ const elementTypes = resolve(input);
 
 // One self-contained file that needs no Node globals at run time: React resolves to
 // Preact, axios to the part of it stream-chat uses, every other package to its browser build.
-// The exceptions are parts few visitors use (the voice recorder, the poll and location forms):
+// The exceptions are parts few visitors use (the voice recorder, the poll and location forms,
+// the views beside the conversation):
 // scripts beside it, fetched on first use (as the catalogues are), which take Preact and the
 // panel's helpers from the page.
 const compile = () => [parts.plugin, alias({ entries: preactAliases }), ...browserPlugins({ jsxImportSource: 'preact', before: [minifyCss()], lite: true })];
@@ -27,6 +28,7 @@ const parts = fetchOnFirstUse({
   parts: [
     { loader: 'src/ui/composer/recorder-loader.ts', entry: 'src/ui/composer/recorder/voice-recorder.tsx', fileName: 'chat-widget.recorder.js' },
     { loader: 'src/ui/composer/sheets-loader.ts', entry: 'src/ui/composer/sheets.ts', fileName: 'chat-widget.sheets.js' },
+    { loader: 'src/ui/views/side-views-loader.ts', entry: 'src/ui/views/side-views.ts', fileName: 'chat-widget.views.js' },
   ],
   plugins: withoutTerser,
 });

@@ -1,8 +1,9 @@
 // Makes each part of the chat that few visitors use (the voice recorder, the poll and location
-// forms) a script of its own beside the single file, fetched the first time it is wanted
-// (src/browser/fetch-part.ts), as the catalogues are. A part holds only its own modules: every module the page already
-// has (Preact, its hooks, the panel's helpers) is taken from the page, which hands the part
-// the bindings it imports as a list, in an order both sides were built with.
+// forms, the views beside the conversation) a script of its own beside the single file, fetched
+// the first time it is wanted (src/browser/fetch-part.ts), as the catalogues are. A part holds
+// only its own modules: every module the page already has (Preact, its hooks, the panel's
+// helpers) is taken from the page, which hands the part the bindings it imports as a list, in an
+// order both sides were built with.
 //
 // Three steps, before the main build: the page's modules with the parts left out (their loaders
 // as stubs); each part, with those modules external; then the two sides of the list: the loader

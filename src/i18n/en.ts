@@ -182,7 +182,9 @@ export const en = {
   'composer.toolPoll': 'Poll',
   'composer.toolLocation': 'Location',
   'composer.record': 'Record a voice message',
-  'composer.unavailable': 'This could not be loaded: check the connection and try again',
+  // A part of the panel fetched on first use (a sheet, a side view)
+  'panel.partFailed': 'This could not be loaded: check the connection and try again',
+  'panel.partLoading': 'Loading…',
   'composer.removeCommand': 'Remove /{name}',
   'composer.alsoChannel': 'Also send to channel',
   'composer.charactersLeft': { one: '{count} character left', other: '{count} characters left' },

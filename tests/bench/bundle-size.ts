@@ -83,12 +83,12 @@ export default async function bundleSize(): Promise<BenchRow[]> {
     note: `${gzip(loader).toLocaleString('en')} bytes, ${margin(gzip(loader), BUDGET_LOADER_GZIP_KB)}; ${loader.length.toLocaleString('en')} minified; fetches chat-widget.js when the chat is about to be wanted`,
   });
   // What few visitors use travels beside the script, fetched on first use (build/fetch-on-first-use.mjs).
-  const parts = ['recorder', 'sheets'].map((name) => [name, gzip(readFileSync(`dist/chat-widget.${name}.js`))] as const);
+  const parts = ['recorder', 'sheets', 'views'].map((name) => [name, gzip(readFileSync(`dist/chat-widget.${name}.js`))] as const);
   rows.push({
     name: 'parts fetched on first use, gzip',
     unit: 'KB',
     measured: kb(parts.reduce((sum, [, bytes]) => sum + bytes, 0)),
-    note: `${parts.map(([name, bytes]) => `chat-widget.${name}.js ${bytes.toLocaleString('en')} bytes`).join(', ')}: the voice recorder; the poll and location forms`,
+    note: `${parts.map(([name, bytes]) => `chat-widget.${name}.js ${bytes.toLocaleString('en')} bytes`).join(', ')}: the voice recorder; the poll and location forms; the views beside the conversation`,
   });
   // The visitor's language: English inside the script, every other one a file beside it.
   const english = Object.entries(ours.modules).filter(([id]) => id.includes('src/i18n/')).reduce((sum, [, n]) => sum + n, 0);

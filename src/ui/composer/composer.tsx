@@ -148,7 +148,7 @@ export function Composer({ composer, disabled, send, onSendResult, inThread = fa
         if (tool === 'poll') composer.pollComposer.initState();
         setSheet(tool);
       },
-      () => notifyText(composer, text('composer.unavailable'), 'composer:unavailable'),
+      () => notifyText(composer, text('panel.partFailed'), 'composer:unavailable'),
     );
   };
 

@@ -8,8 +8,9 @@ import { why } from '../../session/session-error';
 import { useStateStore } from '../../session/use-state-store';
 import { initial } from '../common/format';
 import { PushpinIcon } from '../common/icons';
-import { NewConversation } from './new-conversation';
+import { loadSideViews } from './side-views-loader';
 import { StatusView } from '../common/status-view';
+import { PartPending, usePart } from '../common/use-part';
 import { useSay, useT } from '../common/localization';
 
 const selectChannels = (state: ChannelManagerState) => ({
@@ -193,6 +194,7 @@ function Conversations({ client, userId, archived, onPick, children, kept, onKee
   const { channels, initialized, error } = useStateStore(manager.state, selectChannels);
   const [notice, setNotice] = useState<Text | null>(null);
   const [starting, setStarting] = useState(false);
+  const sideViews = usePart(loadSideViews, starting);
   const t = useT();
   const say = useSay();
   const [, refresh] = useReducer((n: number) => n + 1, 0);
@@ -236,7 +238,11 @@ function Conversations({ client, userId, archived, onPick, children, kept, onKee
   return (
     <div className="channel-list-view">
       {archived ? null : starting ? (
-        <NewConversation client={client} userId={userId} onStarted={onPick} onCancel={() => setStarting(false)} onError={setNotice} />
+        sideViews.part ? (
+          <sideViews.part.NewConversation client={client} userId={userId} onStarted={onPick} onCancel={() => setStarting(false)} onError={setNotice} />
+        ) : (
+          <PartPending {...sideViews} />
+        )
       ) : (
         <button type="button" className="new-conversation-button" part="new-conversation" onClick={() => setStarting(true)}>
           {t('list.newConversation')}

@@ -10,12 +10,11 @@ import { ThreadHandle } from '../../session/thread-handle';
 import { useStateStore } from '../../session/use-state-store';
 import { Composer } from '../composer/composer';
 import { BackIcon, CloseIcon, PushpinIcon } from '../common/icons';
-import { MembersView } from './members-view';
 import { MessageList } from '../message/message-list';
 import { formatTime, lazyDateFormat } from '../common/format';
 import { StatusView } from '../common/status-view';
-import { RemindersView } from './reminders-view';
-import { ThreadList } from './thread-list';
+import { PartPending, usePart } from '../common/use-part';
+import { loadSideViews } from './side-views-loader';
 import { ThreadView } from './thread-view';
 
 const selectView = (state: ChannelViewState) => ({
@@ -62,6 +61,7 @@ export function ChannelView({ handle, panel, setPanel, ownUserId, onSendResult }
   const [thread, setThread] = useState<ThreadHandle | null>(null);
   const { t, locale } = useLocalization();
   const say = useSay();
+  const sideViews = usePart(loadSideViews, panel !== 'messages');
 
   const openThread = useCallback(
     (parentId: string) => {
@@ -141,6 +141,7 @@ export function ChannelView({ handle, panel, setPanel, ownUserId, onSendResult }
   if (deleted) return <StatusView tone="info" title={t('channel.deleted')} detail={t('channel.deletedDetail')} />;
   if (status !== 'ready') return <StatusView tone="info" title={t('channel.loading')} />;
   if (panel !== 'messages') {
+    const views = sideViews.part;
     return (
       <>
         <div className="subheader" part="subheader">
@@ -149,10 +150,11 @@ export function ChannelView({ handle, panel, setPanel, ownUserId, onSendResult }
           </button>
           <span>{t(PANEL_TITLES[panel])}</span>
         </div>
-        {panel === 'members' && <MembersView handle={handle} ownUserId={ownUserId} />}
-        {panel === 'threads' && <ThreadList client={handle.channel.getClient()} cid={handle.cid} ownUserId={ownUserId} onOpen={openThread} />}
-        {panel === 'reminders' && (
-          <RemindersView
+        {!views && <PartPending {...sideViews} />}
+        {panel === 'members' && views && <views.MembersView handle={handle} ownUserId={ownUserId} />}
+        {panel === 'threads' && views && <views.ThreadList client={handle.channel.getClient()} cid={handle.cid} ownUserId={ownUserId} onOpen={openThread} />}
+        {panel === 'reminders' && views && (
+          <views.RemindersView
             client={handle.channel.getClient()}
             onError={setNotice}
             onJump={(cid, messageId) => {
