@@ -1,9 +1,9 @@
-// A part of the chat few visitors use (the voice recorder) is a script of its own beside the
-// widget's (build/fetch-on-first-use.mjs makes it), added the first time it is wanted. It holds
-// only its own modules: what it uses of the page's (Preact, the panel's helpers) the page hands
-// it, as a list the build wrote on both sides. The script hands over a function by a document
-// event; the list's signature, the same on both sides, keeps a stale or foreign copy from
-// being run against the wrong list.
+// A part of the chat few visitors use (the voice recorder, the poll and location forms, the side
+// views) is a script of its own beside the widget's (build/fetch-on-first-use.mjs makes it), added
+// the first time it is wanted. It holds only its own modules: what it uses of the page's (Preact,
+// the panel's helpers) the page hands it, as a list the build wrote on both sides. The script
+// hands over a function by a document event, under a signature of that list and of its own code:
+// a stale or foreign copy is never started.
 
 /** The event a part's script dispatches on the document when it runs. */
 export const PART_EVENT = 'chat-widget-part';

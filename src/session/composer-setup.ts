@@ -174,8 +174,8 @@ function keepTextOverOwnDraftEcho(composer: MessageComposer): () => void {
 /**
  * Turns on what this widget uses of a composer (the SDK's setup hook calls it for every
  * channel, thread and edit composer): link previews with the SDK's 1500 ms debounce, recorded
- * files sent as voice messages, the image size kept from uploads, uploads that wait for the network, and drafts when the site
- * asked for them. Returns the teardown.
+ * files sent as voice messages, the image size kept from uploads, uploads that wait for the
+ * network, and drafts when the site asked for them. Returns the teardown.
  */
 export function setupComposer(composer: MessageComposer, options: ComposerOptions): () => void {
   composer.updateConfig({ linkPreviews: { enabled: true }, drafts: { enabled: options.drafts } });

@@ -368,15 +368,24 @@ function ComposerInput({ composer, textarea, placeholder, label, disabled, expan
   );
 }
 
+interface SendButtonProps {
+  composer: MessageComposer;
+  disabled: boolean;
+  label: string;
+  /** Where a voice message can be recorded: start one (held by a finger, or until Stop). */
+  onRecord?: (hold?: Hold) => void;
+  /** The recorder is being fetched. */
+  recorderLoading: boolean;
+}
+
 /**
  * Enabled when the SDK finds the message sendable (re-rendered with the composer for attachments,
  * polls, quotes); where a voice message can be recorded, the microphone while there is nothing to send.
  */
-function SendButton(props: { composer: MessageComposer; disabled: boolean; label: string; onRecord?: (hold?: Hold) => void; recorderLoading: boolean }) {
-  const { composer, disabled, label, onRecord } = props;
+function SendButton({ composer, disabled, label, onRecord, recorderLoading }: SendButtonProps) {
   const sendable = useFromText(composer, sendableOf);
   const canSend = !disabled && sendable;
-  if (onRecord && !sendable) return <RecordButton disabled={disabled} loading={props.recorderLoading} onRecord={onRecord} />;
+  if (onRecord && !sendable) return <RecordButton disabled={disabled} loading={recorderLoading} onRecord={onRecord} />;
   return (
     <button type="submit" className="send-button" part="send-button" aria-label={label} disabled={!canSend}>
       <SendIcon />

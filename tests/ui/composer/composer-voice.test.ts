@@ -23,6 +23,8 @@ const CHUNK_BYTES = 400;
 /** MediaRecorder as Chromium's behaves: chunks every `timeslice`, a last one and `stop` when stopped. */
 class FakeMediaRecorder extends EventTarget {
   static isTypeSupported = (type: string) => type === 'audio/webm;codecs=opus';
+  /** The one recording now, for a test to stop as the browser would. */
+  static last: FakeMediaRecorder | undefined;
   state: RecordingState = 'inactive';
   private timer: ReturnType<typeof setInterval> | undefined;
   constructor(
@@ -37,6 +39,7 @@ class FakeMediaRecorder extends EventTarget {
     this.dispatchEvent(event);
   }
   start(timeslice = 1000) {
+    FakeMediaRecorder.last = this;
     this.state = 'recording';
     // Faster than real time: a test does not wait seconds for its chunks.
     this.timer = setInterval(() => this.chunk(), Math.min(timeslice, 100));
@@ -231,6 +234,17 @@ describe('recording a voice message', () => {
     el.setAttribute('open', '');
     await waitFor(() => expect(previews(el)).toHaveLength(1), { timeout: 5000 });
     expect(tracksStopped).toBe(2);
+  });
+
+  it('keeps what was recorded when the browser stops the recording (the microphone unplugged)', async () => {
+    const { el } = await openWidget(backend.server.url, 'alice');
+    await startRecording(el);
+    await pause(300);
+    FakeMediaRecorder.last!.stop(); // as when its track ends
+    await waitFor(() => expect(one(el, '[part~="recorder"]')).toBeNull(), { timeout: 5000 });
+    await waitFor(() => expect(previews(el).map((p) => p.getAttribute('data-state'))).toEqual(['finished']), { timeout: 5000 });
+    expect(tracksStopped).toBe(1);
+    expect(notificationTexts(el)).toEqual([expect.stringMatching(/^Voice message 0:0[01] ready to send$/)]);
   });
 
   it("stops at the app's upload limit and says so; the recording is kept", async () => {

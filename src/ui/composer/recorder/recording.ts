@@ -32,9 +32,6 @@ const CONTAINERS = [
   ['audio/ogg;codecs=opus', 'ogg'],
 ] as const;
 
-/** Whether this browser can record at all: a secure page with a microphone API and MediaRecorder. */
-export const canRecord = () => typeof MediaRecorder !== 'undefined' && Boolean(navigator.mediaDevices?.getUserMedia) && window.isSecureContext;
-
 /** The container this browser records voice in: its MIME type (without codecs: what upload settings name) and file extension. */
 export function voiceFormat(): { type: string; extension: string } {
   const [type, extension] = CONTAINERS.find(([candidate]) => MediaRecorder.isTypeSupported(candidate)) ?? ['audio/webm', 'webm'];

@@ -108,7 +108,6 @@ export function VoiceRecorder({ composer, hold: held, onEnd }: { composer: Messa
   // Start at once; whatever ends the recorder before the microphone answers stops it there.
   useEffect(() => {
     const current = session.current;
-    let maxBytes = DEFAULT_SIZE_LIMIT;
     void (async () => {
       const refused = await refusal(composer).catch(() => null);
       // Each wait may outlast the recorder (discarded, the panel closed): then no microphone.
@@ -119,7 +118,7 @@ export function VoiceRecorder({ composer, hold: held, onEnd }: { composer: Messa
         onEnd();
         return;
       }
-      maxBytes = await sizeLimit(composer);
+      const maxBytes = await sizeLimit(composer);
       if (current.ending) return;
       try {
         current.recording = await startRecording({
