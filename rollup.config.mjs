@@ -18,7 +18,7 @@ const elementTypes = resolve(input);
 // One self-contained file that needs no Node globals at run time: React resolves to
 // Preact, axios to the part of it stream-chat uses, every other package to its browser build.
 // The exceptions are parts few visitors use (the voice recorder, the poll and location forms,
-// the views beside the conversation):
+// the views beside the conversation, search):
 // scripts beside it, fetched on first use (as the catalogues are), which take Preact and the
 // panel's helpers from the page.
 const compile = () => [parts.plugin, alias({ entries: preactAliases }), ...browserPlugins({ jsxImportSource: 'preact', before: [minifyCss()], lite: true })];
@@ -29,6 +29,7 @@ const parts = fetchOnFirstUse({
     { loader: 'src/ui/composer/recorder-loader.ts', entry: 'src/ui/composer/recorder/voice-recorder.tsx', fileName: 'chat-widget.recorder.js' },
     { loader: 'src/ui/composer/sheets-loader.ts', entry: 'src/ui/composer/sheets.ts', fileName: 'chat-widget.sheets.js' },
     { loader: 'src/ui/views/side-views-loader.ts', entry: 'src/ui/views/side-views.ts', fileName: 'chat-widget.views.js' },
+    { loader: 'src/ui/search/search-loader.ts', entry: 'src/ui/search/search-view.tsx', fileName: 'chat-widget.search.js' },
   ],
   plugins: withoutTerser,
 });

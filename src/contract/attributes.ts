@@ -193,3 +193,15 @@ export function parseAttributes(raw: RawAttributes): ParsedAttributes {
     },
   };
 }
+
+/** `notify="title sound"`: what tells a visitor who is elsewhere that an answer came. */
+export interface NotifyOptions {
+  title: boolean;
+  sound: boolean;
+}
+
+/** The words of the `notify` attribute; anything else in it is ignored. */
+export function parseNotify(value: string | undefined): NotifyOptions {
+  const words = new Set((value ?? '').toLowerCase().split(/\s+/));
+  return { title: words.has('title'), sound: words.has('sound') };
+}

@@ -10,6 +10,21 @@ export interface MessageSummary {
   createdAt: string;
 }
 
+/** A message as the page's events carry it, from the provider's message. */
+export const summarizeMessage = (message: {
+  id: string;
+  text?: string;
+  cid?: string;
+  user?: { id: string; name?: string } | null;
+  created_at?: string;
+}): MessageSummary => ({
+  id: message.id,
+  text: message.text ?? '',
+  cid: message.cid ?? '',
+  user: { id: message.user?.id ?? '', name: message.user?.name },
+  createdAt: String(message.created_at ?? ''),
+});
+
 export interface ChatWidgetEventMap {
   /** Connected and the channel (or channel list) is loaded. */
   'chat-widget-ready': { userId: string; channel: string | null };

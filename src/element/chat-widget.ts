@@ -1,8 +1,11 @@
 import { requestToken } from '../browser/token-request';
 import { visitorStorage } from '../browser/visitor-storage';
 import { whenIdle } from '../browser/when-idle';
-import { ATTRIBUTES, panelShown, parseAttributes, parseBoolean, readAttributes, type AttributeName, type RawAttributes } from '../contract/attributes';
-import { emitFrom, type Emit } from '../contract/events';
+import { chime } from '../browser/chime';
+import { setTitleCount } from '../browser/title-count';
+import { ATTRIBUTES, panelShown, parseAttributes, parseBoolean, parseNotify, readAttributes, type AttributeName, type ParsedAttributes, type RawAttributes, type WidgetConfig } from '../contract/attributes';
+import { emitFrom, summarizeMessage, type Emit } from '../contract/events';
+import { BadgeClient } from './badge-client';
 import { createLauncher } from './launcher';
 import type { ChatRuntime, ElementWords, PanelElement, RuntimeSource } from '../contract/runtime';
 import { installStyles } from './styles';
@@ -20,10 +23,10 @@ const HOST_WAIT_MS = 100;
 /**
  * `<chat-widget>`: the part of the widget that every page evaluates at once, written without the
  * UI framework. It owns the public API (attributes, properties, methods, events), draws the
- * launcher, and reports a bad attribute. When the chat is first wanted (the panel shown, or a
- * browser that chatted here before and shows its unread count) it loads the runtime and hosts
- * its panel, an r2wc element rendering the React UI, inside its shadow root; it copies its
- * attributes onto that panel.
+ * launcher, and reports a bad attribute. For a browser that chatted here before, its badge
+ * client shows the unread count on the closed bubble (badge-client.ts). When the chat is first
+ * wanted (the panel shown) it loads the runtime and hosts its panel, an r2wc element rendering
+ * the React UI, inside its shadow root; it copies its attributes onto that panel.
  */
 export class ChatWidgetElement extends HTMLElement {
   static get observedAttributes() {
@@ -52,6 +55,22 @@ export class ChatWidgetElement extends HTMLElement {
   /** The site's strings given as an object (`translations` as a property), handed to the panel. */
   private siteStrings: Record<string, unknown> | undefined;
   private unread = 0;
+  /** The last count the page's `chat-widget-unread` event told (the panel tells its own). */
+  private announced = 0;
+  /** The returning visitor's count while the chat is closed, without the chat (badge-client.ts). */
+  private badge: BadgeClient | null = null;
+  /** Whose count the badge client counts (identity and channel); what the stored count is for. */
+  private badgeOwner = '';
+  /** The badge client could not count: the chat itself is started for the count, as before it existed. */
+  private badgeFailed = false;
+  /** A badge client letting go of its socket: the panel is hosted once it has. */
+  private badgeStopping: Promise<void> | null = null;
+  /** This element's part of the page's title count while the badge client counts. */
+  private readonly titleOwner = {};
+  /** Whether the hosted panel has told its count yet (until then the badge's stands). */
+  private panelCounted = false;
+  /** Whether this page started the chat's session on intent (it may hold a socket though no panel shows). */
+  private prepared = false;
   /** Whether the panel was open at the last render (open and close events are its changes). */
   private shownOpen: boolean | undefined;
   private reportedError = '';
@@ -69,8 +88,13 @@ export class ChatWidgetElement extends HTMLElement {
     this.widget.className = 'widget';
     shadow.append(this.widget);
     shadow.addEventListener('chat-widget-unread', (event) => {
-      this.unread = (event as CustomEvent<{ count: number }>).detail.count;
-      this.render();
+      this.panelCounted = true;
+      this.showCount((event as CustomEvent<{ count: number }>).detail.count);
+    });
+    // The panel is ready without having told a count: it has none, whatever the badge said before.
+    shadow.addEventListener('chat-widget-ready', () => {
+      if (!this.panelCounted) this.showCount(0);
+      this.panelCounted = true;
     });
     // A pointer on the way to the bubble, or the keyboard on it: get the chat ready for the click.
     for (const type of ['pointerenter', 'focus', 'touchstart']) {
@@ -90,6 +114,10 @@ export class ChatWidgetElement extends HTMLElement {
         if (this.isConnected && apiKey && visitorStorage.hadSession(apiKey)) this.render();
       });
     }
+  }
+
+  disconnectedCallback() {
+    this.dropBadge();
   }
 
   attributeChangedCallback(name: string, old: string | null, value: string | null) {
@@ -167,13 +195,18 @@ export class ChatWidgetElement extends HTMLElement {
     }
     this.shownOpen = open;
 
-    // The chat is wanted when its panel shows, or at once for a browser that chatted here before
-    // (its unread count on the bubble). A bad attribute is said without loading the chat.
+    // The chat is wanted when its panel shows. A browser that chatted here before sees its unread
+    // count on the closed bubble from the badge client, or, where that cannot count, from the
+    // chat started at once. A bad attribute is said without loading the chat.
     const shown = panelShown(parsed) && !closed;
-    const wanted = parsed.ok && !closed && (shown || (storageReadable && visitorStorage.hadSession(parsed.config.apiKey)));
+    const returning = parsed.ok && !closed && storageReadable && visitorStorage.hadSession(parsed.config.apiKey);
+    this.countWithoutChat(parsed, returning && !shown && !this.panel && !this.badgeFailed);
+    const wanted = parsed.ok && !closed && (shown || (returning && this.badgeFailed));
     if (wanted && !this.panel && !this.failure) {
-      if (this.runtime) this.hostSoon(this.runtime);
-      else if (!this.loading) this.start();
+      this.dropBadge();
+      if (!this.runtime) {
+        if (!this.loading) this.start();
+      } else if (!this.badgeStopping) this.hostSoon(this.runtime);
     }
     // Until the panel is there, its place says why.
     let note: HTMLElement | null = null;
@@ -196,20 +229,104 @@ export class ChatWidgetElement extends HTMLElement {
   }
 
   /**
+   * The count on the closed bubble of a browser that chatted here before (`wanted`), by the badge
+   * client: first the count this browser last showed, then the current one, then live. A new
+   * identity or channel gets a new client.
+   */
+  private countWithoutChat(parsed: ParsedAttributes, wanted: boolean) {
+    const config = parsed.ok ? parsed.config : null;
+    const owner = wanted && config ? ownerOf(config) : '';
+    if (this.badge && this.badgeOwner !== owner) this.dropBadge();
+    if (!config || !owner || this.badge) return;
+    // Without Web Locks, nothing tells when a session started on intent lets go of its socket:
+    // the badge client waits for the panel rather than open a second one.
+    if (this.prepared && !navigator.locks) return;
+    if (typeof WebSocket === 'undefined') {
+      this.badgeFailed = true;
+      return;
+    }
+    this.badgeOwner = owner;
+    const { apiKey, baseUrl, tokenEndpoint, userName, channel } = config;
+    const badge = new BadgeClient(
+      { apiKey, baseUrl, tokenEndpoint, userName, channel },
+      {
+        count: (count) => this.badge === badge && this.showCount(count, true),
+        message: (message, own) => {
+          if (this.badge !== badge) return;
+          if (own) this.emit('chat-widget-message', { message: summarizeMessage(message) });
+          if (parseNotify(this.getAttribute('notify') ?? undefined).sound) chime(message.id);
+        },
+        fallback: () => {
+          if (this.badge !== badge) return;
+          this.dropBadge();
+          this.badgeFailed = true;
+          if (this.isConnected) this.render();
+        },
+      },
+    );
+    // Set before the count last shown is drawn: drawing renders, which must find this client.
+    this.badge = badge;
+    const known = visitorStorage.unread(apiKey, owner);
+    if (known !== null) this.showCount(known);
+    badge.start();
+  }
+
+  /** The badge client goes (the chat is wanted, or someone else's count): the panel waits for its socket to close. */
+  private dropBadge() {
+    const badge = this.badge;
+    if (!badge) return;
+    this.badge = null;
+    setTitleCount(this.titleOwner, 0);
+    const stopping = badge.stop().then(() => {
+      if (this.badgeStopping !== stopping) return;
+      this.badgeStopping = null;
+      if (this.isConnected) this.render();
+    });
+    this.badgeStopping = stopping;
+  }
+
+  /**
+   * The count on the launcher, kept for the next page; `announce`: a count the page has not heard
+   * (the badge client's; the panel announces its own). While the chat is closed, it is also in the
+   * tab's title where `notify` asks.
+   */
+  private showCount(count: number, announce = false) {
+    const parsed = parseAttributes(readAttributes(this));
+    if (parsed.ok && storageReadable) visitorStorage.rememberUnread(parsed.config.apiKey, ownerOf(parsed.config), count);
+    if (this.badge) setTitleCount(this.titleOwner, parseNotify(this.getAttribute('notify') ?? undefined).title ? count : 0);
+    if (announce && count !== this.announced) {
+      this.announced = count;
+      this.emit('chat-widget-unread', { count });
+    }
+    if (count === this.unread) return;
+    this.unread = count;
+    this.render();
+  }
+
+  /**
    * The visitor reaches for the launcher: the runtime is loaded and, for a valid configuration,
    * the session started (the token fetched, the socket opened), so the click finds them ready.
    * A visitor who never does costs no request. Each intent asks again: a session nobody opened
-   * closes after a while (ChatSession.prepare), and a failed start is retried.
+   * closes after a while (ChatSession.prepare), and a failed start is retried. The badge client
+   * lets go of its socket first (one socket at a time), and afterwards follows the session's
+   * connection, or holds its own again if that session closes unused (where Web Locks tell).
    */
   private intent() {
-    const prepare = (runtime: ChatRuntime, token?: Promise<Response>) => {
+    const prepare = async (runtime: ChatRuntime, token?: Promise<Response>) => {
       const parsed = parseAttributes(readAttributes(this));
       const closed = parsed.ok && parsed.guests === 'none' && !parsed.config.tokenEndpoint;
       if (!parsed.ok || closed || !this.isConnected) return;
+      const badge = this.badge;
+      await badge?.pause();
       const started = runtime.prepare?.(parsed.config, token);
-      if (!started || this.panel) return;
+      this.prepared = true;
+      const resume = () => {
+        if (this.badge === badge && navigator.locks) badge?.resume();
+      };
+      if (!started || this.panel) return resume();
       const preparing = started.catch(() => undefined).then(() => {
         if (this.preparing === preparing) this.preparing = null;
+        resume();
       });
       this.preparing = preparing;
     };
@@ -226,7 +343,7 @@ export class ChatWidgetElement extends HTMLElement {
     runtimeSource()
       .then((runtime) => {
         this.runtime ??= runtime;
-        prepare(runtime, token);
+        return prepare(runtime, token);
       })
       .catch(() => undefined);
   }
@@ -295,6 +412,7 @@ export class ChatWidgetElement extends HTMLElement {
     // Before the launcher, which stays the same button (a keyboard user may be on it).
     this.widget.prepend(panel);
     this.panel = panel;
+    this.panelCounted = false;
   }
 
   /** The previous user's panel and session go, with what the browser kept for them. */
@@ -304,6 +422,7 @@ export class ChatWidgetElement extends HTMLElement {
     this.panel = null;
     this.unread = 0;
     visitorStorage.rememberSession(apiKey, false);
+    visitorStorage.rememberUnread(apiKey, '', null);
   }
 
   /** The panel is closing or going: the focus, if inside it, goes back to whatever had it before. */
@@ -365,6 +484,10 @@ function whenStorageReadable(callback: () => void) {
   if (document.readyState === 'complete') idle();
   else window.addEventListener('load', idle, { once: true });
 }
+
+/** Whose unread count a configuration shows: its visitor (token endpoint or guest), backend and channel. */
+const ownerOf = ({ baseUrl, tokenEndpoint, channel }: WidgetConfig) =>
+  JSON.stringify([baseUrl, tokenEndpoint ?? 'guest', channel && `${channel.type}:${channel.id}`]);
 
 /** The panel's place while the runtime loads or when it cannot start: styled by the launcher's sheet alone. */
 function placeholder(role: 'status' | 'alert', title: string, detail?: string): HTMLElement {

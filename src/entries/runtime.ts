@@ -3,3 +3,7 @@
 // build/defer-runtime.mjs); the loader fetches it in the full file (element/fetch-runtime.ts).
 export { createPanel } from '../ui/shell/panel-element';
 export { prepareSession as prepare } from '../session/sessions';
+
+// On the page's performance timeline when the runtime is evaluated: a site (or a test) can see
+// whether a page view paid for the chat.
+performance.mark?.('chat-widget-runtime');

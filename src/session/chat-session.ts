@@ -12,6 +12,7 @@ import { closeOutbox, forgetOutbox } from './outbox';
 import { forgetCache, readCache, saveAppSettings, saveChannels, type VisitorCache } from './visitor-cache';
 import { newGuestId, visitorStorage } from '../browser/visitor-storage';
 import { SharedConnection } from './shared-connection';
+import { connectionLockName } from '../contract/shared-connection';
 
 export type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'offline' | 'error';
 
@@ -440,7 +441,7 @@ export class ChatSession {
    * that does (shared-connection.ts). Decided before connectUser, which opens the socket.
    */
   private async share(userId: string) {
-    const name = `chat-widget-connection:${JSON.stringify([this.identity.apiKey, this.client.baseURL, userId])}`;
+    const name = connectionLockName(this.identity.apiKey, this.client.baseURL ?? '', userId);
     if (this.shared?.name === name && this.shared.role !== 'closed') return;
     this.shared?.close();
     this.shared = await SharedConnection.open(this.client, name, () => this.reconnectIfUnreachable());

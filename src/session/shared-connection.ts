@@ -8,19 +8,11 @@
 // recover too.
 import type { ConnectionOpen, Event, StableWSConnection, StreamChat } from 'stream-chat';
 import { isConnected } from './connection-state';
-
-/** What goes between the tabs: the holder's events, its loss of connection, a newcomer's question and its answer. */
-type Note = { event: Event } | { offline: true } | { hello: true } | { connected: Event };
+import { fromBackend, type ConnectionNote as Note } from '../contract/shared-connection';
 
 // A holder that has shared no connection this long after a follower asked is taken to be stuck
 // (a busy or hung tab): the follower opens a connection of its own rather than wait on.
 const STAND_ALONE_AFTER_MS = 20_000;
-
-/**
- * Events that came from the backend (they carry its `created_at`); those the SDK makes in each
- * tab for itself (`connection.changed`, `channels.queried`, `typing.stop`, …) are not relayed.
- */
-const fromBackend = (event: Event) => !!event.created_at && event.type !== 'message.read_locally';
 
 /**
  * The connection a follower tab's client uses in place of its own socket: the parts of the SDK's

@@ -83,7 +83,7 @@ export default async function bundleSize(): Promise<BenchRow[]> {
     note: `${gzip(loader).toLocaleString('en')} bytes, ${margin(gzip(loader), BUDGET_LOADER_GZIP_KB)}; ${loader.length.toLocaleString('en')} minified; fetches chat-widget.js when the chat is about to be wanted`,
   });
   // What few visitors use travels beside the script, fetched on first use (build/fetch-on-first-use.mjs).
-  const parts = ['recorder', 'sheets', 'views'].map((name) => [name, gzip(readFileSync(`dist/chat-widget.${name}.js`))] as const);
+  const parts = ['recorder', 'sheets', 'views', 'search'].map((name) => [name, gzip(readFileSync(`dist/chat-widget.${name}.js`))] as const);
   rows.push({
     name: 'parts fetched on first use, gzip',
     unit: 'KB',

@@ -85,10 +85,14 @@ export function widgetPage(setup: ChatSetup, script = WIDGET_SCRIPT): string {
   return page('Widget page', '', element);
 }
 
-/** The peer as GetStream tells pages to add it: the stylesheet in the head, the app as a module. */
-export function peerPage(setup: ChatSetup): string {
+/**
+ * The peer as GetStream tells pages to add it: the stylesheet in the head, the app as a module.
+ * With `connectAtLoad` it connects at load for its launcher's unread count (peer-app.tsx), as a
+ * site following GetStream's quick start does; without, its config is the same as ever.
+ */
+export function peerPage(setup: ChatSetup, { connectAtLoad = false }: { connectAtLoad?: boolean } = {}): string {
   const baseURL = setup.baseUrl === '/' ? '' : setup.baseUrl;
-  const config = JSON.stringify({ apiKey: setup.apiKey, baseURL, tokenEndpoint: setup.tokenEndpoint, channel: setup.channel });
+  const config = JSON.stringify({ apiKey: setup.apiKey, baseURL, tokenEndpoint: setup.tokenEndpoint, channel: setup.channel, ...(connectAtLoad ? { connectAtLoad } : {}) });
   return page(
     'Peer page',
     `  <link rel="stylesheet" href="${PEER_CSS}">`,
@@ -105,13 +109,21 @@ export type Site = {
   root: string;
   peer: PeerBuild;
   /** Page paths, each for one chat channel: plain, and widget/peer for every channel given. */
-  pages: { plain: string; widget(channel: string): string; loader(channel: string): string; peer(channel: string): string };
+  pages: {
+    plain: string;
+    widget(channel: string): string;
+    loader(channel: string): string;
+    peer(channel: string): string;
+    /** The peer connecting at load for its unread count. */
+    peerAtLoad(channel: string): string;
+  };
 };
 
 /**
  * Writes the benchmark site: `/plain.html`, and `/widget-<id>.html` and `/peer-<id>.html` for
  * each channel id (type messaging), signed in as `user` through the backend's demo token
- * endpoint, and `/loader-<id>.html`, the same with the opt-in loader; `/chat-widget.js` and
+ * endpoint, `/loader-<id>.html`, the same with the opt-in loader, and `/peer-at-load-<id>.html`,
+ * the peer connecting at load; `/chat-widget.js` and
  * `/chat-widget.loader.js` (the built dist files) and `/peer/` (the peer build).
  */
 export async function prepareSite(channelIds: string[], user = 'alice'): Promise<Site> {
@@ -134,10 +146,17 @@ export async function prepareSite(channelIds: string[], user = 'alice'): Promise
     writeFileSync(join(demo, `widget-${id}.html`), widgetPage(setup));
     writeFileSync(join(demo, `loader-${id}.html`), widgetPage(setup, LOADER_SCRIPT));
     writeFileSync(join(demo, `peer-${id}.html`), peerPage(setup));
+    writeFileSync(join(demo, `peer-at-load-${id}.html`), peerPage(setup, { connectAtLoad: true }));
   }
   return {
     root,
     peer,
-    pages: { plain: '/plain.html', widget: (id) => `/widget-${id}.html`, loader: (id) => `/loader-${id}.html`, peer: (id) => `/peer-${id}.html` },
+    pages: {
+      plain: '/plain.html',
+      widget: (id) => `/widget-${id}.html`,
+      loader: (id) => `/loader-${id}.html`,
+      peer: (id) => `/peer-${id}.html`,
+      peerAtLoad: (id) => `/peer-at-load-${id}.html`,
+    },
   };
 }

@@ -16,6 +16,7 @@ import messageLatency from './message-latency';
 import openToMessage from './open-to-message';
 import cachedOpen from './cached-open';
 import reconnect from './reconnect';
+import returningVisitor from './returning-visitor';
 import tabs from './tabs';
 import { bodyBomb, deadClients, slowReaders, soak, soakTimeoutMs } from './holds';
 import type { BenchRow } from './types';
@@ -23,6 +24,8 @@ import type { BenchRow } from './types';
 const benches: Array<[string, () => Promise<BenchRow[]>, number?]> = [
   ['bundle', bundleSize],
   ['host page', hostPage],
+  // The same page for a browser that chatted before: 66 loads of two views, each traced 4 s past its load event.
+  ['returning visitor', returningVisitor, 15 * 60_000],
   ['open to first message', openToMessage],
   // The visitor's network: an outage with messages missed meanwhile.
   ['reconnect', reconnect],

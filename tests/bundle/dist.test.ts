@@ -50,7 +50,7 @@ describe('dist/chat-widget.js', () => {
 
   // The parts fetched on first use (build/fetch-on-first-use.mjs): the single file asks for each
   // by the signature of the list of its modules it hands over, and the part answers to the same.
-  it.each(['recorder', 'sheets', 'views'])('has chat-widget.%s.js beside it, built against its list of the page’s modules', (name) => {
+  it.each(['recorder', 'sheets', 'views', 'search'])('has chat-widget.%s.js beside it, built against its list of the page’s modules', (name) => {
     const part = readFileSync(resolve(`dist/chat-widget.${name}.js`), 'utf8');
     const signature = /detail:\{signature:"([0-9a-f]{16})"/.exec(part)?.[1];
     expect(signature).toBeDefined();

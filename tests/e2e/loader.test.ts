@@ -156,13 +156,23 @@ describe('the opt-in loader on a strict-CSP page', () => {
     }
   });
 
-  it('a returning visitor gets the full file at once (to show the unread count), the panel still closed', async () => {
+  it('a returning visitor counts unread messages without the full file, which comes when the visitor reaches for the bubble', async () => {
     const returning = await loaderVisitor('bob');
     try {
       await launcher(returning.page).click();
       await returning.page.locator('chat-widget [part~="message-list"]').waitFor();
+      await returning.page.close();
       const again = await returning.context.newPage();
+      const scripts: string[] = [];
+      let sockets = 0;
+      again.on('request', (request) => scripts.push(new URL(request.url()).pathname));
+      again.on('websocket', () => (sockets += 1));
       await again.goto(`${server.url}/loader.html?user=bob`);
+      // The badge client's socket: the count is live.
+      await eventually(async () => sockets).toBe(1);
+      expect(await fullFileRan(again)).toBe(false);
+      expect(scripts.filter((path) => path === '/dist/chat-widget.js')).toEqual([]);
+      await launcher(again).hover();
       await eventually(() => fullFileRan(again)).toBe(true);
       expect(await again.locator('chat-widget [part~="panel"]').count()).toBe(0);
     } finally {

@@ -14,14 +14,15 @@ afterEach(() => {
 });
 
 describe('while the page loads', () => {
-  it('reads no storage; once it has loaded, a returning browser gets the chat for its unread count', async () => {
+  it('reads no storage; once it has loaded, a returning browser counts its unread messages without the chat', async () => {
     localStorage.setItem('chat-widget:returning-key:session', '1');
     const source = vi.fn(() => new Promise<ChatRuntime>(() => undefined));
     setRuntimeSource(source);
     const read = vi.spyOn(Storage.prototype, 'getItem');
     Object.defineProperty(document, 'readyState', { configurable: true, get: () => 'loading' });
 
-    const returning = mount({ 'api-key': 'returning-key', channel: 'general' });
+    // A backend that does not answer: the badge client keeps trying, and the chat is not started for it.
+    const returning = mount({ 'api-key': 'returning-key', channel: 'general', 'base-url': 'http://127.0.0.1:9' });
     const firstTime = mount({ 'api-key': 'first-time-key', channel: 'general' });
     expect(part(returning, 'launcher')).not.toBeNull();
     expect(part(firstTime, 'launcher')).not.toBeNull();
@@ -31,9 +32,12 @@ describe('while the page loads', () => {
 
     delete (document as { readyState?: unknown }).readyState; // the prototype's getter again
     window.dispatchEvent(new Event('load'));
+    await waitFor(() => expect(read).toHaveBeenCalledWith('chat-widget:returning-key:guest-id'));
+    expect(new Set(read.mock.calls.map(([key]) => key))).toEqual(
+      new Set(['chat-widget:first-time-key:session', 'chat-widget:returning-key:session', 'chat-widget:returning-key:unread', 'chat-widget:returning-key:guest-id']),
+    );
+    // This browser keeps no guest: the badge client cannot count, so the chat is started for the count.
     await waitFor(() => expect(source).toHaveBeenCalledTimes(1));
-    expect(new Set(read.mock.calls.map(([key]) => key))).toEqual(new Set(['chat-widget:first-time-key:session', 'chat-widget:returning-key:session']));
-    // Still a closed bubble: the runtime is wanted for the badge, not to open the panel.
     expect(part(returning, 'panel')).toBeNull();
     returning.remove();
     firstTime.remove();

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { setTitleCount } from '../../src/ui/notify/title-count';
-import { parseNotify } from '../../src/ui/notify/use-notify';
+import { setTitleCount } from '../../src/browser/title-count';
+import { parseNotify } from '../../src/contract/attributes';
 
 describe('the unread count in the title', () => {
   const a = {};

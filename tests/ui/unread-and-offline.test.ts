@@ -7,12 +7,12 @@ const backend = useBackend();
 
 describe('the launcher badge', () => {
   it('counts messages that arrive while the panel is closed, and clears when the panel is read', async () => {
-    // A browser that chatted before connects at page load, so the bubble can show unread messages.
+    // A browser that chatted before counts at page load (the badge client), so the bubble can show unread messages.
     localStorage.setItem(`chat-widget:${API_KEY}:session`, '1');
     stubTokenEndpoint({ token: tokenFor('carol'), user: { id: 'carol' } });
     const el = mount({ 'api-key': API_KEY, 'base-url': backend.server.url, channel: 'messaging:general', 'token-endpoint': '/token/carol-badge' });
-    await waitForEvent(el, 'chat-widget-ready');
     const unread = record(el, 'chat-widget-unread');
+    const messages = record(el, 'chat-widget-message');
 
     const dave = await otherUser(backend.server.url, 'dave');
     try {
@@ -23,6 +23,9 @@ describe('the launcher badge', () => {
       await waitFor(() => expect(part(el, 'badge')?.textContent).toBe('2'));
       await waitFor(() => expect(unread.at(-1)).toEqual({ count: 2 }));
       expect(part(el, 'launcher')?.getAttribute('aria-label')).toBe('Open chat, 2 unread');
+      // Counted without the chat: no panel, and the page heard of the messages as the chat would tell them.
+      expect(part(el, 'panel')).toBeNull();
+      await waitFor(() => expect(messages.map((event) => event.message.text)).toContain('Ping again'));
 
       el.open();
       await waitFor(() => expect(unread.at(-1)).toEqual({ count: 0 }), { timeout: 5000 });

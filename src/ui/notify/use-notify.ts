@@ -2,19 +2,9 @@
 // that an answer came. The page's own `chat-widget-unread` event is unchanged.
 import { useEffect, useRef, useState } from 'react';
 import type { StreamChat } from 'stream-chat';
-import { chime } from './chime';
-import { setTitleCount } from './title-count';
-
-export interface NotifyOptions {
-  title: boolean;
-  sound: boolean;
-}
-
-/** The words of the `notify` attribute; anything else in it is ignored. */
-export function parseNotify(value: string | undefined): NotifyOptions {
-  const words = new Set((value ?? '').toLowerCase().split(/\s+/));
-  return { title: words.has('title'), sound: words.has('sound') };
-}
+import { chime } from '../../browser/chime';
+import { setTitleCount } from '../../browser/title-count';
+import type { NotifyOptions } from '../../contract/attributes';
 
 function usePageHidden(): boolean {
   const [hidden, setHidden] = useState(() => document.visibilityState === 'hidden');

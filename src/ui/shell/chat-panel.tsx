@@ -5,7 +5,7 @@ import type { ElementWords } from '../../contract/runtime';
 import { ConnectedWidget } from './connected-widget';
 import { Frame } from './frame';
 import { LocalizationProvider, useLocalizationFor } from '../common/localization';
-import { parseNotify } from '../notify/use-notify';
+import { parseNotify } from '../../contract/attributes';
 import { StatusView } from '../common/status-view';
 
 export interface ChatPanelProps extends Omit<RawAttributes, 'translations'> {

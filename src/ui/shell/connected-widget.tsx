@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { StateStore, type Channel, type MessageResponse } from 'stream-chat';
-import { panelShown, type ChannelRef, type Presentation, type WidgetConfig } from '../../contract/attributes';
-import type { Emit, MessageSummary } from '../../contract/events';
+import { StateStore, type Channel } from 'stream-chat';
+import { panelShown, type ChannelRef, type NotifyOptions, type Presentation, type WidgetConfig } from '../../contract/attributes';
+import { summarizeMessage, type Emit } from '../../contract/events';
 import type { ChannelViewState, SendResult } from '../../session/channel-handle';
 import { SessionError } from '../../session/session-error';
 import type { SessionState } from '../../session/chat-session';
@@ -13,11 +13,12 @@ import { ChannelView, type ChannelPanel } from '../views/channel-view';
 import { Frame } from './frame';
 import { BellIcon, MembersIcon, SearchIcon, ThreadsIcon } from '../common/icons';
 import { createSearch } from '../search/search-sources';
-import { SearchView } from '../search/search-view';
+import { loadSearch } from '../search/search-loader';
+import { PartPending, usePart } from '../common/use-part';
 import { StatusView } from '../common/status-view';
 import { prepareFormats } from '../common/format';
 import { useLocalization, useSay } from '../common/localization';
-import { useNotify, type NotifyOptions } from '../notify/use-notify';
+import { useNotify } from '../notify/use-notify';
 
 const selectSession = (state: SessionState) => ({ ...state });
 const selectSummary = (state: ChannelViewState) => ({
@@ -33,14 +34,6 @@ const NO_CHANNEL = new StateStore<ChannelViewState>({
   loadingOlder: false, loadingNewer: false, highlightedId: null, notice: null, unreadSince: null,
   pinned: [], read: {}, members: [], capabilities: [], name: '', watcherCount: 0, onlineCount: 0, memberCount: 0, unreadCount: 0, typing: [],
   ban: null, deleted: false,
-});
-
-const summarize = (message: MessageResponse): MessageSummary => ({
-  id: message.id,
-  text: message.text ?? '',
-  cid: message.cid ?? '',
-  user: { id: message.user?.id ?? '', name: message.user?.name },
-  createdAt: String(message.created_at ?? ''),
 });
 
 interface ConnectedWidgetProps {
@@ -127,6 +120,7 @@ export function ConnectedWidget({ config, presentation, notify, emit, setOpen }:
   }, [session]);
   const [jump, setJump] = useState<{ cid: string; messageId: string } | null>(null);
   const search = useMemo(() => (live && userId ? createSearch(session.client, userId) : null), [live, session, userId]);
+  const searchPart = usePart(loadSearch, searching);
   useEffect(() => {
     if (!handle || !jump || handle.cid !== jump.cid) return;
     setJump(null);
@@ -152,7 +146,7 @@ export function ConnectedWidget({ config, presentation, notify, emit, setOpen }:
   }, [channel.error]);
   const onSendResult = (result: SendResult) => {
     if (result instanceof SessionError) reportError(result);
-    else if (result) emit('chat-widget-message-sent', { message: summarize(result) });
+    else if (result) emit('chat-widget-message-sent', { message: summarizeMessage(result) });
   };
 
   const unread = home ? channel.unreadCount : totalUnread;
@@ -174,7 +168,7 @@ export function ConnectedWidget({ config, presentation, notify, emit, setOpen }:
     if (!handle) return;
     return handle.channel.on('message.new', (event) => {
       if (event.message && event.user?.id !== session.client.userID) {
-        emit('chat-widget-message', { message: summarize(event.message) });
+        emit('chat-widget-message', { message: summarizeMessage(event.message) });
       }
     }).unsubscribe;
   }, [handle, session, emit]);
@@ -195,7 +189,10 @@ export function ConnectedWidget({ config, presentation, notify, emit, setOpen }:
     );
   } else if (!connected || !userId || (!live && !handle && !keptConversations.length)) {
     body = <StatusView tone="info" title={t('panel.connecting')} />;
-  } else if (searching && search) {
+  } else if (searching && search && !searchPart.part) {
+    body = <PartPending {...searchPart} />;
+  } else if (searching && search && searchPart.part) {
+    const { SearchView } = searchPart.part;
     body = (
       <SearchView
         search={search}

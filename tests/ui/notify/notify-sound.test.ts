@@ -4,8 +4,8 @@ import { renderHook } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
 import { useNotify } from '../../../src/ui/notify/use-notify';
 
-vi.mock('../../../src/ui/notify/chime', () => ({ chime: vi.fn() }));
-const { chime } = await import('../../../src/ui/notify/chime');
+vi.mock('../../../src/browser/chime', () => ({ chime: vi.fn() }));
+const { chime } = await import('../../../src/browser/chime');
 
 type Handler = (event: object) => void;
 

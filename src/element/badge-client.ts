@@ -1,0 +1,444 @@
+// The unread count of a returning visitor whose chat is closed, without the chat: a few hundred
+// lines of the provider's realtime protocol instead of stream-chat and the panel. It learns who
+// the visitor is as the session would (the site's token endpoint, or this browser's guest),
+// opens the socket the SDK would (`/connect`, health checks every 25 s), and reads the events
+// that carry the count. It takes part in the browser's one connection (contract/shared-connection.ts):
+// it holds the connection only where no tab does, relays its events to the others as the SDK's
+// holder does, and otherwise follows the tab that holds it. When the visitor reaches for the
+// bubble it lets go of its socket before the SDK opens one (pause, stop). What it cannot do (a
+// refused token, a handshake it does not understand, a socket the network or the page's policy
+// refuses while the API answers) it hands to the full chat (onFallback), which copes as before.
+import { parseChannel, type ChannelRef } from '../contract/attributes';
+import { connectionLockName, fromBackend, type ConnectionNote } from '../contract/shared-connection';
+import type { Event, MessageResponse, OwnUserResponse } from 'stream-chat';
+import { requestToken } from '../browser/token-request';
+import { PolicyBlocked, unlessBlocked, watchPolicyBlocks } from '../browser/policy-blocks';
+import { visitorStorage } from '../browser/visitor-storage';
+
+export interface BadgeIdentity {
+  apiKey: string;
+  baseUrl: string | null;
+  tokenEndpoint: string | null;
+  userName: string | null;
+  /** The widget's channel: its unread count is the badge's (else the total over all channels). */
+  channel: ChannelRef | null;
+}
+
+export interface BadgeListener {
+  count(count: number): void;
+  /** A message from someone else, in a channel the visitor has not muted; `own`: in the widget's channel. */
+  message(message: MessageResponse, own: boolean): void;
+  /** This client cannot show the count: the full chat should. */
+  fallback(): void;
+}
+
+const DEFAULT_BASE_URL = 'https://chat.stream-io-api.com';
+/** The SDK's rhythm: a ping every 25 s; a connection that said nothing for 35 s is dead. */
+const PING_MS = 25_000;
+const SILENT_MS = 35_000;
+/** Waits before reconnecting, one per consecutive failure (the last repeats), with some jitter. */
+const RETRY_MS = [250, 1000, 2000, 5000, 10_000, 20_000];
+/** A socket that fails this many times in a row, never having opened, while the API answers, is refused by the network. */
+const SOCKET_REFUSALS = 3;
+/** How long a pause waits for its socket to close before going on regardless. */
+const CLOSE_WAIT_MS = 1000;
+/** The provider's error code for an expired token. */
+const TOKEN_EXPIRED = 40;
+
+type Grant = { token: string; user: { id: string } & Record<string, unknown>; channel: ChannelRef | null };
+type Role = 'idle' | 'holder' | 'follower' | 'paused' | 'stopped';
+
+class Refused extends Error {}
+
+export class BadgeClient {
+  private role: Role = 'idle';
+  private grant: Grant | null = null;
+  private socket: WebSocket | null = null;
+  private connectionId: string | null = null;
+  private me: OwnUserResponse | null = null;
+  private bus: BroadcastChannel | null = null;
+  private release: (() => void) | null = null;
+  private waitTurn: AbortController | null = null;
+  private timers = new Set<ReturnType<typeof setTimeout>>();
+  private ping: ReturnType<typeof setTimeout> | undefined;
+  private silence: ReturnType<typeof setTimeout> | undefined;
+  private failures = 0;
+  private identifying = false;
+  /** Paused by the page's freeze (resumed by its resume), not by the element. */
+  private frozen = false;
+  private everOpened = false;
+  private expiredOnce = false;
+  private unreadAsked: ReturnType<typeof setTimeout> | undefined;
+  private readonly stopListening: Array<() => void> = [];
+  private readonly baseURL: string;
+
+  constructor(
+    readonly identity: BadgeIdentity,
+    private readonly listener: BadgeListener,
+  ) {
+    this.baseURL = identity.baseUrl ?? DEFAULT_BASE_URL;
+    const listen = (target: EventTarget, type: string, handler: () => void) => {
+      target.addEventListener(type, handler);
+      this.stopListening.push(() => target.removeEventListener(type, handler));
+    };
+    // Without a network it waits for one; a frozen tab gives the connection to another meanwhile.
+    listen(window, 'online', () => this.role === 'holder' && !this.socket && this.connect());
+    listen(document, 'freeze', () => {
+      if (this.role !== 'follower' && this.role !== 'holder') return;
+      this.frozen = true;
+      void this.pause();
+    });
+    listen(document, 'resume', () => {
+      if (this.frozen) this.resume();
+    });
+    this.stopListening.push(
+      watchPolicyBlocks([this.baseURL], (origin) => {
+        if (origin.startsWith('ws')) this.giveUp();
+      }),
+    );
+  }
+
+  /** Learns who the visitor is, then holds or follows the browser's connection. */
+  start(): void {
+    if (this.role !== 'idle') return;
+    this.role = 'follower';
+    this.identifyThenJoin();
+  }
+
+  private identifyThenJoin() {
+    if (this.identifying) return;
+    this.identifying = true;
+    this.identify().then(
+      () => {
+        this.identifying = false;
+        this.failures = 0;
+        if (this.role === 'follower') this.join();
+      },
+      (error: unknown) => {
+        this.identifying = false;
+        if (error instanceof Refused) this.giveUp();
+        // Unreachable (offline, the site or the backend down): the count last known stays meanwhile.
+        else this.later(() => this.role === 'follower' && this.identifyThenJoin());
+      },
+    );
+  }
+
+  /** Lets go of the socket and the browser's connection (the visitor reaches for the chat); resume takes part again. */
+  async pause(): Promise<void> {
+    if (this.role === 'stopped' || this.role === 'paused') return;
+    this.role = 'paused';
+    await this.leave();
+  }
+
+  /** After a pause: follows the tab that now holds the connection, or holds it again once free. */
+  resume(): void {
+    if (this.role !== 'paused') return;
+    this.role = 'follower';
+    this.frozen = false;
+    if (this.grant) this.join();
+    else this.identifyThenJoin();
+  }
+
+  /** Done for good (the chat is shown, or the identity changed): the socket is closed when this resolves. */
+  async stop(): Promise<void> {
+    if (this.role === 'stopped') return;
+    this.role = 'stopped';
+    this.stopListening.splice(0).forEach((stop) => stop());
+    await this.leave();
+  }
+
+  private giveUp() {
+    if (this.role === 'stopped') return;
+    void this.stop();
+    this.listener.fallback();
+  }
+
+  private later(run: () => void) {
+    const delay = (RETRY_MS[Math.min(this.failures, RETRY_MS.length - 1)] ?? 0) * (0.8 + Math.random() * 0.4);
+    this.failures += 1;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      // Offline: the browser says when it is back.
+      if (navigator.onLine === false) window.addEventListener('online', run, { once: true });
+      else run();
+    }, delay);
+    this.timers.add(timer);
+  }
+
+  /** The token and the user, as the session would get them: the site's endpoint, or this browser's guest. */
+  private async identify(): Promise<void> {
+    const { tokenEndpoint, apiKey, userName, channel } = this.identity;
+    if (tokenEndpoint) {
+      let response: Response;
+      try {
+        response = await requestToken(tokenEndpoint);
+      } catch (error) {
+        if (error instanceof PolicyBlocked) throw new Refused();
+        throw error;
+      }
+      const body = response.ok ? ((await response.json().catch(() => null)) as { token?: unknown; user?: { id?: unknown }; channel?: unknown } | null) : null;
+      if (!body || typeof body.token !== 'string' || typeof body.user?.id !== 'string') throw new Refused();
+      // The site's server may choose the visitor's conversation, which wins over the attribute.
+      const chosen = typeof body.channel === 'string' ? parseChannel(body.channel) : null;
+      this.grant = { token: body.token, user: body.user as Grant['user'], channel: chosen && !('reason' in chosen) ? chosen : channel };
+      return;
+    }
+    const id = visitorStorage.guestId(apiKey);
+    if (!id) throw new Refused();
+    const response = await this.api('POST', '/guest', null, { user: { id, name: userName ?? 'Guest' } });
+    const { user, access_token } = (await response.json()) as { user: Grant['user']; access_token: string };
+    // The user as the SDK's setGuestUser connects it: without what the backend sets itself.
+    const { created_at, updated_at, last_active, online, ...guest } = user;
+    this.grant = { token: access_token, user: guest as Grant['user'], channel };
+  }
+
+  /** A REST call as the SDK makes it; a refusal is Refused, a network failure throws as fetch does. */
+  private async api(method: 'GET' | 'POST', path: string, token: string | null, body?: unknown): Promise<Response> {
+    const url = new URL(`${this.baseURL.replace(/\/$/, '')}${path}`);
+    url.searchParams.set('api_key', this.identity.apiKey);
+    if (token && this.grant) url.searchParams.set('user_id', this.grant.user.id);
+    const headers: Record<string, string> = { 'stream-auth-type': token ? 'jwt' : 'anonymous', 'X-Stream-Client': 'chat-widget-badge' };
+    if (token) headers.Authorization = token;
+    if (body) headers['Content-Type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await unlessBlocked(url.href, () => fetch(url, { method, headers, body: body ? JSON.stringify(body) : undefined }));
+    } catch (error) {
+      if (error instanceof PolicyBlocked) throw new Refused();
+      throw error;
+    }
+    if (!response.ok && response.status < 500) throw new Refused();
+    if (!response.ok) throw new Error();
+    return response;
+  }
+
+  /** Holds the browser's connection if no tab does, else follows the one that does (and waits its turn). */
+  private join() {
+    const name = connectionLockName(this.identity.apiKey, this.baseURL, this.grant!.user.id);
+    if (!navigator.locks || typeof BroadcastChannel === 'undefined') {
+      this.role = 'holder';
+      return this.connect();
+    }
+    try {
+      this.bus = new BroadcastChannel(name);
+    } catch {
+      this.role = 'holder';
+      return this.connect();
+    }
+    this.bus.onmessage = ({ data }: MessageEvent<ConnectionNote>) => this.hear(data);
+    const hold = () => {
+      if (this.role !== 'follower') return undefined;
+      this.role = 'holder';
+      this.connect();
+      return new Promise<void>((resolve) => (this.release = resolve));
+    };
+    navigator.locks
+      .request(name, { ifAvailable: true }, (lock) => {
+        if (lock) return hold();
+        // Another tab holds it: its events come on the channel; this tab's turn comes when it leaves.
+        this.post({ hello: true });
+        const waitTurn = (this.waitTurn = new AbortController());
+        navigator.locks.request(name, { signal: waitTurn.signal }, hold).catch(() => undefined);
+        return undefined;
+      })
+      .catch(() => {
+        // Locks refused (an opaque origin): a connection of its own.
+        this.bus?.close();
+        this.bus = null;
+        if (this.role !== 'follower') return;
+        this.role = 'holder';
+        this.connect();
+      });
+  }
+
+  /** What the other tabs say: the holder's events, or a newcomer asking for the connection. */
+  private hear(note: ConnectionNote) {
+    if (this.role === 'holder') {
+      if ('hello' in note && this.connectionId && this.me) this.post({ connected: this.healthCheck() });
+      return;
+    }
+    if (this.role !== 'follower') return;
+    if ('event' in note) this.read(note.event);
+    else if ('connected' in note) this.read(note.connected);
+  }
+
+  private post(note: ConnectionNote) {
+    try {
+      this.bus?.postMessage(note);
+    } catch {
+      // an event that cannot be cloned is not relayed
+    }
+  }
+
+  /** The answer to a newcomer: the connection as its first health check says it, with the current counts. */
+  private healthCheck(): Event {
+    return { type: 'health.check', connection_id: this.connectionId!, cid: '*', me: this.me!, created_at: new Date().toISOString() } as Event;
+  }
+
+  private connect() {
+    if (this.role !== 'holder' || this.socket || !this.grant) return;
+    const { user, token } = this.grant;
+    const params = new URLSearchParams({
+      json: JSON.stringify({ user_id: user.id, user_details: user, client_request_id: crypto.randomUUID?.() ?? String(Math.random()) }),
+      api_key: this.identity.apiKey,
+      authorization: token,
+      'stream-auth-type': 'jwt',
+      'X-Stream-Client': 'chat-widget-badge',
+    });
+    let socket: WebSocket;
+    try {
+      socket = new WebSocket(`${this.baseURL.replace('http', 'ws')}/connect?${params}`);
+    } catch (error) {
+      return this.giveUp();
+    }
+    this.socket = socket;
+    let answered = false;
+    socket.onmessage = ({ data }) => {
+      if (typeof data !== 'string') return;
+      let event: Event & { error?: { code?: number; message?: string } };
+      try {
+        event = JSON.parse(data);
+      } catch {
+        return;
+      }
+      if (!answered) {
+        answered = true;
+        if (event.error) return this.refusedHandshake(event.error);
+        this.everOpened = true;
+        this.failures = 0;
+        this.expiredOnce = false;
+      }
+      this.keepAlive();
+      if (event.type === 'health.check' && event.connection_id) {
+        if (event.me) this.me = event.me;
+        this.connectionId = event.connection_id;
+        this.schedulePing();
+      }
+      if (fromBackend(event)) this.post({ event });
+      this.read(event);
+    };
+    socket.onclose = () => this.lost(socket);
+  }
+
+  /** The socket closed or went silent: the other tabs hear it, and it connects again. */
+  private lost(socket: WebSocket) {
+    if (this.socket !== socket) return;
+    this.dropSocket();
+    socket.close();
+    if (this.role !== 'holder') return;
+    this.post({ offline: true });
+    // A socket refused again and again while the API answers: the network or a proxy refuses
+    // WebSockets. The SDK would poll instead; the full chat does.
+    if (!this.everOpened && this.failures + 1 >= SOCKET_REFUSALS) return this.giveUp();
+    this.later(() => this.connect());
+  }
+
+  /** The first message was an error: an expired token is fetched again once; anything else is the full chat's to handle. */
+  private refusedHandshake(error: { code?: number; message?: string }) {
+    const socket = this.socket;
+    this.dropSocket();
+    socket?.close();
+    const userId = this.grant?.user.id;
+    if (error.code === TOKEN_EXPIRED && this.identity.tokenEndpoint && !this.expiredOnce) {
+      this.expiredOnce = true;
+      void this.identify().then(
+        // Someone else now (signed in elsewhere): theirs is another connection, the full chat's to open.
+        () => (this.grant?.user.id === userId ? this.connect() : this.giveUp()),
+        () => this.giveUp(),
+      );
+      return;
+    }
+    this.giveUp();
+  }
+
+  private schedulePing() {
+    clearTimeout(this.ping);
+    const socket = this.socket;
+    this.ping = setTimeout(() => {
+      if (socket === this.socket && socket?.readyState === WebSocket.OPEN) {
+        socket.send(JSON.stringify([{ type: 'health.check', client_id: `${this.grant?.user.id}--${this.connectionId}` }]));
+      }
+    }, PING_MS);
+  }
+
+  /** A connection that stays silent past the backend's health checks is dead though not closed (a sleeping laptop). */
+  private keepAlive() {
+    clearTimeout(this.silence);
+    const socket = this.socket;
+    this.silence = setTimeout(() => socket && this.lost(socket), SILENT_MS);
+  }
+
+  private dropSocket() {
+    clearTimeout(this.ping);
+    clearTimeout(this.silence);
+    this.socket = null;
+    this.connectionId = null;
+  }
+
+  /** An event from the backend, heard on this tab's socket or relayed by the holder's tab. */
+  private read(event: Event) {
+    const { grant } = this;
+    if (!grant) return;
+    if (event.me) this.me = event.me;
+    const home = grant.channel && `${grant.channel.type}:${grant.channel.id}`;
+    if ((event.type === 'message.new' || event.type === 'notification.message_new') && event.message && event.user?.id !== grant.user.id) {
+      const now = Date.now();
+      const mutes = this.me?.channel_mutes ?? [];
+      const muted = mutes.some((mute) => mute.channel?.cid === event.cid && (!mute.expires || new Date(mute.expires).getTime() > now));
+      if (!muted) this.listener.message(event.message, event.cid === home);
+    }
+    const total = event.total_unread_count ?? (event.type === 'health.check' ? event.me?.total_unread_count : undefined);
+    if (typeof total === 'number' && this.me) {
+      this.me = { ...this.me, total_unread_count: total, unread_channels: event.unread_channels ?? this.me.unread_channels };
+    }
+    if (!grant.channel) {
+      if (typeof total === 'number') this.listener.count(total);
+    } else if (typeof total === 'number' || event.type === 'health.check' || event.cid === home) {
+      this.askChannelUnread();
+    }
+  }
+
+  /** The widget's channel's count, which no event carries for a channel not watched: asked of the API, a burst of events asking once. */
+  private askChannelUnread() {
+    clearTimeout(this.unreadAsked);
+    this.unreadAsked = setTimeout(async () => {
+      const { grant } = this;
+      if (!grant?.channel || this.role === 'stopped' || this.role === 'paused') return;
+      const cid = `${grant.channel.type}:${grant.channel.id}`;
+      try {
+        const response = await this.api('GET', '/unread', grant.token);
+        const { channels } = (await response.json()) as { channels?: Array<{ channel_id: string; unread_count: number }> };
+        if ((this.role as Role) === 'stopped' || (this.role as Role) === 'paused') return;
+        this.listener.count(channels?.find((channel) => channel.channel_id === cid)?.unread_count ?? 0);
+      } catch {
+        // the next event asks again
+      }
+    }, 50);
+  }
+
+  /** The socket closed (awaited, briefly), the lock released, the channel to the other tabs closed. */
+  private async leave() {
+    this.timers.forEach(clearTimeout);
+    this.timers.clear();
+    clearTimeout(this.unreadAsked);
+    this.waitTurn?.abort();
+    this.waitTurn = null;
+    const socket = this.socket;
+    this.dropSocket();
+    // The tabs that used this connection take it over once the lock is free.
+    if (socket) this.post({ offline: true });
+    if (socket && socket.readyState !== WebSocket.CLOSED) {
+      const closed = new Promise((resolve) => {
+        socket.onclose = resolve;
+        setTimeout(resolve, CLOSE_WAIT_MS);
+      });
+      socket.onmessage = null;
+      socket.close();
+      await closed;
+    }
+    this.release?.();
+    this.release = null;
+    this.bus?.close();
+    this.bus = null;
+  }
+}
