@@ -69,6 +69,8 @@ export class BadgeClient {
   private everOpened = false;
   private expiredOnce = false;
   private unreadAsked: ReturnType<typeof setTimeout> | undefined;
+  /** The connection whose first health check was heard (a new one may have missed changes). */
+  private heardConnection: string | undefined;
   private readonly stopListening: Array<() => void> = [];
   private readonly baseURL: string;
 
@@ -393,9 +395,10 @@ export class BadgeClient {
     }
     if (!grant.channel) {
       if (typeof total === 'number') this.listener.count(total);
-    } else if (typeof total === 'number' || event.type === 'health.check' || event.cid === home) {
+    } else if (typeof total === 'number' || event.cid === home || (event.type === 'health.check' && event.connection_id !== this.heardConnection)) {
       this.askChannelUnread();
     }
+    if (event.type === 'health.check') this.heardConnection = event.connection_id;
   }
 
   /** The widget's channel's count, which no event carries for a channel not watched: asked of the API, a burst of events asking once. */

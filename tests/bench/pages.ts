@@ -19,7 +19,7 @@ export type ChatSetup = {
 
 /** Where our widget and the peer are served from on the benchmark origins. */
 export const WIDGET_SCRIPT = '/chat-widget.js';
-/** The opt-in loader, beside the full file it fetches. */
+/** The loader, beside the full file it fetches. */
 export const LOADER_SCRIPT = '/chat-widget.loader.js';
 export const PEER_SCRIPT = '/peer/peer.js';
 export const PEER_CSS = '/peer/peer.css';
@@ -122,7 +122,7 @@ export type Site = {
 /**
  * Writes the benchmark site: `/plain.html`, and `/widget-<id>.html` and `/peer-<id>.html` for
  * each channel id (type messaging), signed in as `user` through the backend's demo token
- * endpoint, `/loader-<id>.html`, the same with the opt-in loader, and `/peer-at-load-<id>.html`,
+ * endpoint, `/loader-<id>.html`, the same with the loader, and `/peer-at-load-<id>.html`,
  * the peer connecting at load; `/chat-widget.js` and
  * `/chat-widget.loader.js` (the built dist files) and `/peer/` (the peer build).
  */

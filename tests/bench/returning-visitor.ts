@@ -147,7 +147,7 @@ export default async function returningVisitor(): Promise<BenchRow[]> {
     const counted = `tasks from commit to ${AFTER_LOAD_MS / 1000} s after the load event, wall time, minus the plain page's; median of ${REPEATS} paired loads after ${WARMUP} warm-up`;
     const plain = `plain page alone: ${ms(median(loads.plain.map((load) => load.busyMs)))} ms, load event at ${ms(median(loads.plain.map((load) => load.loadEventMs)))} ms`;
     const peer = added('peer-returning');
-    const label = { ours: 'single file', loader: 'opt-in loader' } as const;
+    const label = { ours: 'single file', loader: 'loader' } as const;
 
     const returningRows = (['loader', 'ours'] as const).map((ours): BenchRow => {
       const returning = `${ours}-returning` as const;

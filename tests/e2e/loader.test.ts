@@ -1,4 +1,4 @@
-// The opt-in loader (dist/chat-widget.loader.js) on a page with a strict Content-Security-Policy
+// The loader (dist/chat-widget.loader.js) on a page with a strict Content-Security-Policy
 // (demo/loader.html): it draws the bubble alone, fetches the full file beside it when the visitor
 // reaches for the bubble, and the chat then works as with the single file.
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,7 +39,7 @@ async function loaderVisitor(user: string, path = '/loader.html') {
 const fullFileRan = (page: Page) => page.evaluate(() => 'ChatWidget' in window);
 const launcher = (page: Page) => page.locator('chat-widget [part~="launcher"]');
 
-describe('the opt-in loader on a strict-CSP page', () => {
+describe('the loader on a strict-CSP page', () => {
   it('draws the bubble alone, fetches the chat when the visitor reaches for it, and chats live', async () => {
     const alice = await loaderVisitor('alice');
     let bob: Visitor | undefined;

@@ -10,7 +10,8 @@ describe('the launcher badge', () => {
     // A browser that chatted before counts at page load (the badge client), so the bubble can show unread messages.
     localStorage.setItem(`chat-widget:${API_KEY}:session`, '1');
     stubTokenEndpoint({ token: tokenFor('carol'), user: { id: 'carol' } });
-    const el = mount({ 'api-key': API_KEY, 'base-url': backend.server.url, channel: 'messaging:general', 'token-endpoint': '/token/carol-badge' });
+    document.title = 'Shop';
+    const el = mount({ 'api-key': API_KEY, 'base-url': backend.server.url, channel: 'messaging:general', 'token-endpoint': '/token/carol-badge', notify: 'title' });
     const unread = record(el, 'chat-widget-unread');
     const messages = record(el, 'chat-widget-message');
 
@@ -26,9 +27,11 @@ describe('the launcher badge', () => {
       // Counted without the chat: no panel, and the page heard of the messages as the chat would tell them.
       expect(part(el, 'panel')).toBeNull();
       await waitFor(() => expect(messages.map((event) => event.message.text)).toContain('Ping again'));
+      expect(document.title).toBe('(2) Shop');
 
       el.open();
       await waitFor(() => expect(unread.at(-1)).toEqual({ count: 0 }), { timeout: 5000 });
+      expect(document.title).toBe('Shop');
       el.close();
       await waitFor(() => expect(part(el, 'launcher')).not.toBeNull());
       expect(part(el, 'badge')).toBeNull();
