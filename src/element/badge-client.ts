@@ -5,14 +5,15 @@
 // that carry the count. It takes part in the browser's one connection (contract/shared-connection.ts):
 // it holds the connection only where no tab does, relays its events to the others as the SDK's
 // holder does, and otherwise follows the tab that holds it. When the visitor reaches for the
-// bubble it lets go of its socket before the SDK opens one (pause, stop). What it cannot do (a
-// refused token, a handshake it does not understand, a socket the network or the page's policy
-// refuses while the API answers) it hands to the full chat (onFallback), which copes as before.
+// bubble it lets go of its socket before the SDK opens one (pause, stop). What it cannot do (the
+// token endpoint's error, any refused handshake, an expired token among them, `GET /unread`
+// refused, sockets the network or the page's policy refuses while the API answers) it hands to
+// the full chat (listener.fallback), which copes as before.
 import { parseChannel, type ChannelRef } from '../contract/attributes';
 import { connectionLockName, fromBackend, type ConnectionNote } from '../contract/shared-connection';
 import type { Event, MessageResponse, OwnUserResponse } from 'stream-chat';
 import { requestToken } from '../browser/token-request';
-import { PolicyBlocked, unlessBlocked, watchPolicyBlocks } from '../browser/policy-blocks';
+import { PolicyBlocked, unlessBlocked } from '../browser/policy-blocks';
 import { visitorStorage } from '../browser/visitor-storage';
 
 export interface BadgeIdentity {
@@ -42,8 +43,8 @@ const RETRY_MS = [250, 1000, 2000, 5000, 10_000, 20_000];
 const SOCKET_REFUSALS = 3;
 /** How long a pause waits for its socket to close before going on regardless. */
 const CLOSE_WAIT_MS = 1000;
-/** The provider's error code for an expired token. */
-const TOKEN_EXPIRED = 40;
+/** The kinds of event that may change a channel's unread count (typing, presence and reactions do not). */
+const COUNTING = /^(message|notification|channel)\./;
 
 type Grant = { token: string; user: { id: string } & Record<string, unknown>; channel: ChannelRef | null };
 type Role = 'idle' | 'holder' | 'follower' | 'paused' | 'stopped';
@@ -54,24 +55,30 @@ export class BadgeClient {
   private role: Role = 'idle';
   private grant: Grant | null = null;
   private socket: WebSocket | null = null;
-  private connectionId: string | null = null;
+  private connection: string | null = null;
   private me: OwnUserResponse | null = null;
   private bus: BroadcastChannel | null = null;
   private release: (() => void) | null = null;
   private waitTurn: AbortController | null = null;
-  private timers = new Set<ReturnType<typeof setTimeout>>();
+  /** The retries and waits of the current turn: a pause or stop aborts them all. */
+  private turn = new AbortController();
+  /** Settles once every earlier pause or stop has closed its socket and let go of the lock. */
+  private leaving: Promise<void> = Promise.resolve();
+  /** Whether join ran since the last leave (it must not open a second channel or lock request). */
+  private joined = false;
   private ping: ReturnType<typeof setTimeout> | undefined;
   private silence: ReturnType<typeof setTimeout> | undefined;
   private failures = 0;
   private identifying = false;
   /** Paused by the page's freeze (resumed by its resume), not by the element. */
   private frozen = false;
-  private everOpened = false;
-  private expiredOnce = false;
-  private unreadAsked: ReturnType<typeof setTimeout> | undefined;
+  private opened = false;
+  private asked: ReturnType<typeof setTimeout> | undefined;
+  /** The latest `GET /unread` asked: an older answer arriving later is dropped. */
+  private askNo = 0;
   /** The connection whose first health check was heard (a new one may have missed changes). */
-  private heardConnection: string | undefined;
-  private readonly stopListening: Array<() => void> = [];
+  private heard: string | undefined;
+  private readonly stops: Array<() => void> = [];
   private readonly baseURL: string;
 
   constructor(
@@ -81,55 +88,53 @@ export class BadgeClient {
     this.baseURL = identity.baseUrl ?? DEFAULT_BASE_URL;
     const listen = (target: EventTarget, type: string, handler: () => void) => {
       target.addEventListener(type, handler);
-      this.stopListening.push(() => target.removeEventListener(type, handler));
+      this.stops.push(() => target.removeEventListener(type, handler));
     };
-    // Without a network it waits for one; a frozen tab gives the connection to another meanwhile.
-    listen(window, 'online', () => this.role === 'holder' && !this.socket && this.connect());
+    // A frozen tab gives the connection to another meanwhile.
     listen(document, 'freeze', () => {
       if (this.role !== 'follower' && this.role !== 'holder') return;
       this.frozen = true;
-      void this.pause();
+      // Nothing runs while frozen, not even a close's answer: the lock goes now, as the SDK's holder lets it go.
+      this.role = 'paused';
+      void this.leave(false);
     });
     listen(document, 'resume', () => {
       if (this.frozen) this.resume();
     });
-    this.stopListening.push(
-      watchPolicyBlocks([this.baseURL], (origin) => {
-        if (origin.startsWith('ws')) this.giveUp();
-      }),
-    );
   }
 
   /** Learns who the visitor is, then holds or follows the browser's connection. */
   start(): void {
     if (this.role !== 'idle') return;
     this.role = 'follower';
-    this.identifyThenJoin();
+    this.enter();
   }
 
-  private identifyThenJoin() {
+  private enter() {
     if (this.identifying) return;
     this.identifying = true;
     this.identify().then(
       () => {
         this.identifying = false;
-        this.failures = 0;
         if (this.role === 'follower') this.join();
       },
       (error: unknown) => {
         this.identifying = false;
         if (error instanceof Refused) this.giveUp();
         // Unreachable (offline, the site or the backend down): the count last known stays meanwhile.
-        else this.later(() => this.role === 'follower' && this.identifyThenJoin());
+        else this.later(() => this.enter());
       },
     );
   }
 
-  /** Lets go of the socket and the browser's connection (the visitor reaches for the chat); resume takes part again. */
-  async pause(): Promise<void> {
-    if (this.role === 'stopped' || this.role === 'paused') return;
+  /**
+   * Lets go of the socket and the browser's connection (the visitor reaches for the chat): resolves
+   * once the socket has closed, also when an earlier pause is still closing it. resume takes part again.
+   */
+  pause(): Promise<void> {
+    if (this.role === 'stopped' || this.role === 'paused') return this.leaving;
     this.role = 'paused';
-    await this.leave();
+    return this.leave(true);
   }
 
   /** After a pause: follows the tab that now holds the connection, or holds it again once free. */
@@ -137,16 +142,19 @@ export class BadgeClient {
     if (this.role !== 'paused') return;
     this.role = 'follower';
     this.frozen = false;
-    if (this.grant) this.join();
-    else this.identifyThenJoin();
+    void this.leaving.then(() => {
+      if (this.role !== 'follower') return;
+      if (this.grant) this.join();
+      else this.enter();
+    });
   }
 
   /** Done for good (the chat is shown, or the identity changed): the socket is closed when this resolves. */
-  async stop(): Promise<void> {
-    if (this.role === 'stopped') return;
+  stop(): Promise<void> {
+    if (this.role === 'stopped') return this.leaving;
     this.role = 'stopped';
-    this.stopListening.splice(0).forEach((stop) => stop());
-    await this.leave();
+    this.stops.splice(0).forEach((stop) => stop());
+    return this.leave(true);
   }
 
   private giveUp() {
@@ -155,16 +163,17 @@ export class BadgeClient {
     this.listener.fallback();
   }
 
+  /** Runs `run` after the next wait of the backoff, unless this turn ends first (a pause or stop). */
   private later(run: () => void) {
     const delay = (RETRY_MS[Math.min(this.failures, RETRY_MS.length - 1)] ?? 0) * (0.8 + Math.random() * 0.4);
     this.failures += 1;
+    const { signal } = this.turn;
     const timer = setTimeout(() => {
-      this.timers.delete(timer);
       // Offline: the browser says when it is back.
-      if (navigator.onLine === false) window.addEventListener('online', run, { once: true });
+      if (navigator.onLine === false) window.addEventListener('online', run, { once: true, signal });
       else run();
     }, delay);
-    this.timers.add(timer);
+    signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
   }
 
   /** The token and the user, as the session would get them: the site's endpoint, or this browser's guest. */
@@ -199,7 +208,7 @@ export class BadgeClient {
     const url = new URL(`${this.baseURL.replace(/\/$/, '')}${path}`);
     url.searchParams.set('api_key', this.identity.apiKey);
     if (token && this.grant) url.searchParams.set('user_id', this.grant.user.id);
-    const headers: Record<string, string> = { 'stream-auth-type': token ? 'jwt' : 'anonymous', 'X-Stream-Client': 'chat-widget-badge' };
+    const headers: Record<string, string> = { 'stream-auth-type': token ? 'jwt' : 'anonymous' };
     if (token) headers.Authorization = token;
     if (body) headers['Content-Type'] = 'application/json';
     let response: Response;
@@ -209,13 +218,15 @@ export class BadgeClient {
       if (error instanceof PolicyBlocked) throw new Refused();
       throw error;
     }
-    if (!response.ok && response.status < 500) throw new Refused();
+    if (!response.ok && response.status < 500 && response.status !== 429) throw new Refused();
     if (!response.ok) throw new Error();
     return response;
   }
 
   /** Holds the browser's connection if no tab does, else follows the one that does (and waits its turn). */
   private join() {
+    if (this.joined || this.role !== 'follower') return;
+    this.joined = true;
     const name = connectionLockName(this.identity.apiKey, this.baseURL, this.grant!.user.id);
     if (!navigator.locks || typeof BroadcastChannel === 'undefined') {
       this.role = 'holder';
@@ -231,11 +242,14 @@ export class BadgeClient {
     const hold = () => {
       if (this.role !== 'follower') return undefined;
       this.role = 'holder';
+      // Releasable before the socket is tried: a socket that cannot even be made gives up at once.
+      const held = new Promise<void>((resolve) => (this.release = resolve));
       this.connect();
-      return new Promise<void>((resolve) => (this.release = resolve));
+      return held;
     };
     navigator.locks
       .request(name, { ifAvailable: true }, (lock) => {
+        if (this.role !== 'follower') return undefined;
         if (lock) return hold();
         // Another tab holds it: its events come on the channel; this tab's turn comes when it leaves.
         this.post({ hello: true });
@@ -256,7 +270,10 @@ export class BadgeClient {
   /** What the other tabs say: the holder's events, or a newcomer asking for the connection. */
   private hear(note: ConnectionNote) {
     if (this.role === 'holder') {
-      if ('hello' in note && this.connectionId && this.me) this.post({ connected: this.healthCheck() });
+      // The answer to a newcomer: the connection as its first health check said it, with the current counts.
+      if ('hello' in note && this.connection && this.me) {
+        this.post({ connected: { type: 'health.check', connection_id: this.connection, cid: '*', me: this.me, created_at: new Date().toISOString() } as Event });
+      }
       return;
     }
     if (this.role !== 'follower') return;
@@ -264,17 +281,12 @@ export class BadgeClient {
     else if ('connected' in note) this.read(note.connected);
   }
 
-  private post(note: ConnectionNote) {
+  private post(note: ConnectionNote, bus = this.bus) {
     try {
-      this.bus?.postMessage(note);
+      bus?.postMessage(note);
     } catch {
       // an event that cannot be cloned is not relayed
     }
-  }
-
-  /** The answer to a newcomer: the connection as its first health check says it, with the current counts. */
-  private healthCheck(): Event {
-    return { type: 'health.check', connection_id: this.connectionId!, cid: '*', me: this.me!, created_at: new Date().toISOString() } as Event;
   }
 
   private connect() {
@@ -285,7 +297,6 @@ export class BadgeClient {
       api_key: this.identity.apiKey,
       authorization: token,
       'stream-auth-type': 'jwt',
-      'X-Stream-Client': 'chat-widget-badge',
     });
     let socket: WebSocket;
     try {
@@ -294,6 +305,8 @@ export class BadgeClient {
       return this.giveUp();
     }
     this.socket = socket;
+    // A socket that never answers its handshake is given up like a silent one.
+    this.keepAlive();
     let answered = false;
     socket.onmessage = ({ data }) => {
       if (typeof data !== 'string') return;
@@ -305,16 +318,15 @@ export class BadgeClient {
       }
       if (!answered) {
         answered = true;
-        if (event.error) return this.refusedHandshake(event.error);
-        this.everOpened = true;
-        this.failures = 0;
-        this.expiredOnce = false;
+        // Refused (a token expired on a page open for hours, say): the full chat knows what to do.
+        if (event.error) return this.giveUp();
+        this.opened = true;
       }
       this.keepAlive();
       if (event.type === 'health.check' && event.connection_id) {
         if (event.me) this.me = event.me;
-        this.connectionId = event.connection_id;
-        this.schedulePing();
+        this.connection = event.connection_id;
+        this.pingLater();
       }
       if (fromBackend(event)) this.post({ event });
       this.read(event);
@@ -329,36 +341,27 @@ export class BadgeClient {
     socket.close();
     if (this.role !== 'holder') return;
     this.post({ offline: true });
-    // A socket refused again and again while the API answers: the network or a proxy refuses
-    // WebSockets. The SDK would poll instead; the full chat does.
-    if (!this.everOpened && this.failures + 1 >= SOCKET_REFUSALS) return this.giveUp();
-    this.later(() => this.connect());
-  }
-
-  /** The first message was an error: an expired token is fetched again once; anything else is the full chat's to handle. */
-  private refusedHandshake(error: { code?: number; message?: string }) {
-    const socket = this.socket;
-    this.dropSocket();
-    socket?.close();
-    const userId = this.grant?.user.id;
-    if (error.code === TOKEN_EXPIRED && this.identity.tokenEndpoint && !this.expiredOnce) {
-      this.expiredOnce = true;
-      void this.identify().then(
-        // Someone else now (signed in elsewhere): theirs is another connection, the full chat's to open.
-        () => (this.grant?.user.id === userId ? this.connect() : this.giveUp()),
-        () => this.giveUp(),
+    // Refused again and again, never opened: if the API answers meanwhile, the network or a proxy
+    // refuses WebSockets. The SDK would poll instead; the full chat does.
+    if (!this.opened && this.failures + 1 >= SOCKET_REFUSALS && this.grant) {
+      const { signal } = this.turn;
+      void this.api('GET', '/unread', this.grant.token).then(
+        () => signal.aborted || this.giveUp(),
+        (error: unknown) => signal.aborted || (error instanceof Refused ? this.giveUp() : this.later(() => this.connect())),
       );
       return;
     }
-    this.giveUp();
+    this.later(() => this.connect());
   }
 
-  private schedulePing() {
+  private pingLater() {
     clearTimeout(this.ping);
     const socket = this.socket;
     this.ping = setTimeout(() => {
+      // A connection alive this long is a good one: the next loss starts the backoff again.
+      this.failures = 0;
       if (socket === this.socket && socket?.readyState === WebSocket.OPEN) {
-        socket.send(JSON.stringify([{ type: 'health.check', client_id: `${this.grant?.user.id}--${this.connectionId}` }]));
+        socket.send(JSON.stringify([{ type: 'health.check', client_id: `${this.grant?.user.id}--${this.connection}` }]));
       }
     }, PING_MS);
   }
@@ -374,7 +377,7 @@ export class BadgeClient {
     clearTimeout(this.ping);
     clearTimeout(this.silence);
     this.socket = null;
-    this.connectionId = null;
+    this.connection = null;
   }
 
   /** An event from the backend, heard on this tab's socket or relayed by the holder's tab. */
@@ -393,55 +396,73 @@ export class BadgeClient {
     if (typeof total === 'number' && this.me) {
       this.me = { ...this.me, total_unread_count: total, unread_channels: event.unread_channels ?? this.me.unread_channels };
     }
+    const newConnection = event.type === 'health.check' && event.connection_id !== this.heard;
+    if (event.type === 'health.check') this.heard = event.connection_id;
     if (!grant.channel) {
       if (typeof total === 'number') this.listener.count(total);
-    } else if (typeof total === 'number' || event.cid === home || (event.type === 'health.check' && event.connection_id !== this.heardConnection)) {
-      this.askChannelUnread();
+    } else if (total === 0) {
+      // Nothing unread anywhere: nothing in the widget's channel either, without asking.
+      this.askNo += 1;
+      this.listener.count(0);
+    } else if (typeof total === 'number' || newConnection || (event.cid === home && COUNTING.test(event.type))) {
+      this.askUnread();
     }
-    if (event.type === 'health.check') this.heardConnection = event.connection_id;
   }
 
   /** The widget's channel's count, which no event carries for a channel not watched: asked of the API, a burst of events asking once. */
-  private askChannelUnread() {
-    clearTimeout(this.unreadAsked);
-    this.unreadAsked = setTimeout(async () => {
+  private askUnread() {
+    clearTimeout(this.asked);
+    this.asked = setTimeout(async () => {
       const { grant } = this;
       if (!grant?.channel || this.role === 'stopped' || this.role === 'paused') return;
       const cid = `${grant.channel.type}:${grant.channel.id}`;
+      const ask = ++this.askNo;
       try {
         const response = await this.api('GET', '/unread', grant.token);
         const { channels } = (await response.json()) as { channels?: Array<{ channel_id: string; unread_count: number }> };
-        if ((this.role as Role) === 'stopped' || (this.role as Role) === 'paused') return;
+        if (ask !== this.askNo || (this.role as Role) === 'stopped' || (this.role as Role) === 'paused') return;
         this.listener.count(channels?.find((channel) => channel.channel_id === cid)?.unread_count ?? 0);
-      } catch {
-        // the next event asks again
+      } catch (error) {
+        // Refused (an app without the endpoint, say): the full chat counts instead. Else the next event asks again.
+        if (error instanceof Refused) this.giveUp();
       }
     }, 50);
   }
 
-  /** The socket closed (awaited, briefly), the lock released, the channel to the other tabs closed. */
-  private async leave() {
-    this.timers.forEach(clearTimeout);
-    this.timers.clear();
-    clearTimeout(this.unreadAsked);
+  /**
+   * Ends this turn: its retries, its socket, its lock and its channel to the other tabs. The lock
+   * goes once the socket has closed (`waitForClose`, at most CLOSE_WAIT_MS), so that whoever takes
+   * it next does not open a socket beside this one. What this turn held is taken now, so that a
+   * turn joined meanwhile keeps its own; the promise settles after every earlier leave.
+   */
+  private leave(waitForClose: boolean): Promise<void> {
+    this.turn.abort();
+    this.turn = new AbortController();
+    clearTimeout(this.asked);
+    this.askNo += 1;
     this.waitTurn?.abort();
     this.waitTurn = null;
-    const socket = this.socket;
+    this.joined = false;
+    const { socket, bus, release } = this;
     this.dropSocket();
-    // The tabs that used this connection take it over once the lock is free.
-    if (socket) this.post({ offline: true });
-    if (socket && socket.readyState !== WebSocket.CLOSED) {
-      const closed = new Promise((resolve) => {
-        socket.onclose = resolve;
-        setTimeout(resolve, CLOSE_WAIT_MS);
-      });
-      socket.onmessage = null;
-      socket.close();
-      await closed;
-    }
-    this.release?.();
-    this.release = null;
-    this.bus?.close();
     this.bus = null;
+    this.release = null;
+    // The tabs that used this connection take it over once the lock is free.
+    if (socket) this.post({ offline: true }, bus);
+    const closed =
+      socket && socket.readyState !== WebSocket.CLOSED
+        ? new Promise<unknown>((resolve) => {
+            socket.onclose = resolve;
+            socket.onmessage = null;
+            socket.close();
+            setTimeout(resolve, waitForClose ? CLOSE_WAIT_MS : 0);
+          })
+        : null;
+    const left = (waitForClose && closed ? closed : Promise.resolve()).then(() => {
+      release?.();
+      bus?.close();
+    });
+    this.leaving = Promise.all([this.leaving, left]).then(() => undefined);
+    return this.leaving;
   }
 }

@@ -69,6 +69,8 @@ export class ChatWidgetElement extends HTMLElement {
   private readonly titleOwner = {};
   /** Whether the hosted panel has told its count yet (until then the badge's stands). */
   private panelCounted = false;
+  /** The owner and count last written to storage (written again only when they change). */
+  private storedCount = '';
   /** Whether this page started the chat's session on intent (it may hold a socket though no panel shows). */
   private prepared = false;
   /** Whether the panel was open at the last render (open and close events are its changes). */
@@ -87,13 +89,16 @@ export class ChatWidgetElement extends HTMLElement {
     installStyles(shadow);
     this.widget.className = 'widget';
     shadow.append(this.widget);
+    // The page hears the count from the element alone, whether the panel or the badge client
+    // counted it: once per change, also across the handover from one to the other.
     shadow.addEventListener('chat-widget-unread', (event) => {
+      event.stopPropagation();
       this.panelCounted = true;
-      this.showCount((event as CustomEvent<{ count: number }>).detail.count);
+      this.showCount((event as CustomEvent<{ count: number }>).detail.count, true);
     });
     // The panel is ready without having told a count: it has none, whatever the badge said before.
     shadow.addEventListener('chat-widget-ready', () => {
-      if (!this.panelCounted) this.showCount(0);
+      if (!this.panelCounted) this.showCount(0, true);
       this.panelCounted = true;
     });
     // A pointer on the way to the bubble, or the keyboard on it: get the chat ready for the click.
@@ -241,10 +246,6 @@ export class ChatWidgetElement extends HTMLElement {
     // Without Web Locks, nothing tells when a session started on intent lets go of its socket:
     // the badge client waits for the panel rather than open a second one.
     if (this.prepared && !navigator.locks) return;
-    if (typeof WebSocket === 'undefined') {
-      this.badgeFailed = true;
-      return;
-    }
     this.badgeOwner = owner;
     const { apiKey, baseUrl, tokenEndpoint, userName, channel } = config;
     const badge = new BadgeClient(
@@ -286,13 +287,17 @@ export class ChatWidgetElement extends HTMLElement {
   }
 
   /**
-   * The count on the launcher, kept for the next page; `announce`: a count the page has not heard
-   * (the badge client's; the panel announces its own). While the chat is closed, it is also in the
-   * tab's title where `notify` asks.
+   * The count on the launcher, kept for the next page; `announce`: a counted one (not the stored
+   * one drawn first), told to the page with `chat-widget-unread` when it changed. While the badge
+   * client counts, it is also in the tab's title where `notify` asks.
    */
   private showCount(count: number, announce = false) {
     const parsed = parseAttributes(readAttributes(this));
-    if (parsed.ok && storageReadable) visitorStorage.rememberUnread(parsed.config.apiKey, ownerOf(parsed.config), count);
+    const stored = parsed.ok ? `${ownerOf(parsed.config)}|${count}` : '';
+    if (parsed.ok && storageReadable && stored !== this.storedCount) {
+      this.storedCount = stored;
+      visitorStorage.rememberUnread(parsed.config.apiKey, ownerOf(parsed.config), count);
+    }
     if (this.badge) setTitleCount(this.titleOwner, parseNotify(this.getAttribute('notify') ?? undefined).title ? count : 0);
     if (announce && count !== this.announced) {
       this.announced = count;
@@ -318,6 +323,7 @@ export class ChatWidgetElement extends HTMLElement {
       if (!parsed.ok || closed || !this.isConnected) return;
       const badge = this.badge;
       await badge?.pause();
+      if (!this.isConnected) return;
       const started = runtime.prepare?.(parsed.config, token);
       this.prepared = true;
       const resume = () => {
@@ -423,6 +429,7 @@ export class ChatWidgetElement extends HTMLElement {
     this.unread = 0;
     visitorStorage.rememberSession(apiKey, false);
     visitorStorage.rememberUnread(apiKey, '', null);
+    this.storedCount = '';
   }
 
   /** The panel is closing or going: the focus, if inside it, goes back to whatever had it before. */
