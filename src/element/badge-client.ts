@@ -122,7 +122,7 @@ export class BadgeClient {
         this.identifying = false;
         if (error instanceof Refused) this.giveUp();
         // Unreachable (offline, the site or the backend down): the count last known stays meanwhile.
-        else this.later(() => this.enter());
+        else if (this.role === 'follower') this.later(() => this.enter());
       },
     );
   }
