@@ -55,7 +55,7 @@ export class ChatWidgetElement extends HTMLElement {
   /** The site's strings given as an object (`translations` as a property), handed to the panel. */
   private siteStrings: Record<string, unknown> | undefined;
   private unread = 0;
-  /** The last count the page's `chat-widget-unread` event told (the panel tells its own). */
+  /** The last count the page's `chat-widget-unread` told (the element tells it, whoever counted). */
   private announced = 0;
   /** The returning visitor's count while the chat is closed, without the chat (badge-client.ts). */
   private badge: BadgeClient | null = null;
