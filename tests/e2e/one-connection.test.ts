@@ -233,6 +233,11 @@ describe('one connection per browser', () => {
       await bobSays(`Each tab on its own ${Date.now()}`);
       await eventually(() => badge(first.page)).toBe('1');
       await eventually(() => badge(second.page)).toBe('1');
+      // The second tab may show the count this browser last showed before its socket is open.
+      await eventually(async () => sockets.length).toBe(2);
+      await bobSays(`And live on each ${Date.now()}`);
+      await eventually(() => badge(first.page)).toBe('2');
+      await eventually(() => badge(second.page)).toBe('2');
       expect(sockets.length).toBe(2);
     } finally {
       await context.close();
