@@ -9,7 +9,8 @@
 // token endpoint's error, any refused handshake, an expired token among them, `GET /unread`
 // refused, sockets the network or the page's policy refuses while the API answers) it hands to
 // the full chat (listener.fallback), which copes as before.
-import { parseChannel, type ChannelRef } from '../contract/attributes';
+import type { ChannelRef } from '../contract/attributes';
+import { guestDetails, readGrant } from '../contract/token-grant';
 import { connectionLockName, fromBackend, type ConnectionNote } from '../contract/shared-connection';
 import type { Event, MessageResponse, OwnUserResponse } from 'stream-chat';
 import { requestToken } from '../browser/token-request';
@@ -187,20 +188,18 @@ export class BadgeClient {
         if (error instanceof PolicyBlocked) throw new Refused();
         throw error;
       }
-      const body = response.ok ? ((await response.json().catch(() => null)) as { token?: unknown; user?: { id?: unknown }; channel?: unknown } | null) : null;
-      if (!body || typeof body.token !== 'string' || typeof body.user?.id !== 'string') throw new Refused();
+      // An answer the session would refuse is the full chat's to say.
+      const grant = response.ok ? readGrant(await response.json().catch(() => null)) : 'shape';
+      if (typeof grant === 'string') throw new Refused();
       // The site's server may choose the visitor's conversation, which wins over the attribute.
-      const chosen = typeof body.channel === 'string' ? parseChannel(body.channel) : null;
-      this.grant = { token: body.token, user: body.user as Grant['user'], channel: chosen && !('reason' in chosen) ? chosen : channel };
+      this.grant = { token: grant.token, user: grant.user, channel: grant.channel ?? channel };
       return;
     }
     const id = visitorStorage.guestId(apiKey);
     if (!id) throw new Refused();
     const response = await this.api('POST', '/guest', null, { user: { id, name: userName ?? 'Guest' } });
     const { user, access_token } = (await response.json()) as { user: Grant['user']; access_token: string };
-    // The user as the SDK's setGuestUser connects it: without what the backend sets itself.
-    const { created_at, updated_at, last_active, online, ...guest } = user;
-    this.grant = { token: access_token, user: guest as Grant['user'], channel };
+    this.grant = { token: access_token, user: guestDetails(user), channel };
   }
 
   /** A REST call as the SDK makes it; a refusal is Refused, a network failure throws as fetch does. */

@@ -13,6 +13,7 @@ import { forgetCache, readCache, saveAppSettings, saveChannels, type VisitorCach
 import { newGuestId, visitorStorage } from '../browser/visitor-storage';
 import { SharedConnection } from './shared-connection';
 import { connectionLockName } from '../contract/shared-connection';
+import { guestDetails } from '../contract/token-grant';
 
 export type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'offline' | 'error';
 
@@ -378,8 +379,7 @@ export class ChatSession {
         } finally {
           client.anonymous = false;
         }
-        const { created_at, updated_at, last_active, online, ...guest } = response.user;
-        await this.connectUser(guest, response.access_token);
+        await this.connectUser(guestDetails(response.user), response.access_token);
         visitorStorage.rememberGuest(apiKey, this.client.userID ?? id);
       }
     } catch (error) {

@@ -1,15 +1,8 @@
-import { parseChannel, type ChannelRef } from '../contract/attributes';
+import { readGrant, type TokenGrant } from '../contract/token-grant';
 import { SessionError } from './session-error';
 import { text } from '../i18n/translate';
 import { requestToken, TOKEN_TIMEOUT_MS as TIMEOUT_MS } from '../browser/token-request';
 import { PolicyBlocked } from '../browser/policy-blocks';
-
-export interface TokenGrant {
-  token: string;
-  user: { id: string; name?: string; image?: string; [field: string]: unknown };
-  /** The site's server chose this visitor's conversation (`type:id`), e.g. their own support channel. */
-  channel?: ChannelRef;
-}
 
 /**
  * Asks the site's token endpoint who the visitor is. The site's own session cookie
@@ -46,18 +39,9 @@ export async function fetchToken(endpoint: string, started?: Promise<Response>):
   } catch {
     throw new SessionError('token-invalid-response', text('error.tokenNotJson'));
   }
-  const grant = body as Partial<TokenGrant> | null;
-  if (typeof grant?.token !== 'string' || !grant.token || typeof grant.user?.id !== 'string' || !grant.user.id) {
-    throw new SessionError(
-      'token-invalid-response',
-      text('error.tokenShape'),
-    );
-  }
-  const { channel } = body as { channel?: unknown };
-  if (channel === undefined || channel === null) return { token: grant.token, user: grant.user };
-  const ref = typeof channel === 'string' ? parseChannel(channel) : null;
-  if (!ref || 'reason' in ref) {
-    throw new SessionError('token-invalid-response', text('error.tokenChannel'));
-  }
-  return { token: grant.token, user: grant.user, channel: ref };
+  const grant = readGrant(body);
+  if (grant === 'shape') throw new SessionError('token-invalid-response', text('error.tokenShape'));
+  if (grant === 'channel') throw new SessionError('token-invalid-response', text('error.tokenChannel'));
+  return grant;
 }
+
