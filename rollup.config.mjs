@@ -64,6 +64,12 @@ export default [
     plugins: [...compile(), compileHint],
     output: { file: 'dist/chat-widget.loader.js', format: 'iife' },
   },
+  // The returning visitor's badge client, run in a worker beside the page (element/badge-host.ts).
+  {
+    input: 'src/entries/badge-worker.ts',
+    plugins: compile(),
+    output: { file: 'dist/chat-widget.badge.js', format: 'iife' },
+  },
   {
     input,
     plugins: [dts({ tsconfig: 'tsconfig.json' })],

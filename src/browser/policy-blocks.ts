@@ -29,8 +29,10 @@ export function watchPolicyBlocks(urls: string[], onBlock: (origin: string) => v
     const origin = event.effectiveDirective === 'connect-src' ? originOf(event.blockedURI) : null;
     if (origin && watched.has(origin)) onBlock(origin);
   };
-  document.addEventListener('securitypolicyviolation', listener);
-  return () => document.removeEventListener('securitypolicyviolation', listener);
+  // In a worker (the badge's), the worker's global hears its own violations.
+  const target: EventTarget = typeof document === 'undefined' ? globalThis : document;
+  target.addEventListener('securitypolicyviolation', listener as EventListener);
+  return () => target.removeEventListener('securitypolicyviolation', listener as EventListener);
 }
 
 /** A request the page's policy refused: `origin` is what connect-src lacks. */

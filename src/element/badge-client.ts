@@ -1,21 +1,22 @@
 // The unread count of a returning visitor whose chat is closed, without the chat: a few hundred
-// lines of the provider's realtime protocol instead of stream-chat and the panel. It learns who
-// the visitor is as the session would (the site's token endpoint, or this browser's guest),
-// opens the socket the SDK would (`/connect`, health checks every 25 s), and reads the events
-// that carry the count. It takes part in the browser's one connection (contract/shared-connection.ts):
-// it holds the connection only where no tab does, relays its events to the others as the SDK's
-// holder does, and otherwise follows the tab that holds it. When the visitor reaches for the
-// bubble it lets go of its socket before the SDK opens one (pause, stop). What it cannot do (the
-// token endpoint's error, any refused handshake, an expired token among them, `GET /unread`
-// refused, sockets the network or the page's policy refuses while the API answers) it hands to
-// the full chat (listener.fallback), which copes as before.
+// lines of the provider's realtime protocol instead of stream-chat and the panel. It runs in a
+// worker of its own (entries/badge-worker.ts, started by badge-host.ts), so its request, its
+// socket and its events cost the page's main thread nothing. It learns who the visitor is as the
+// session would (the site's token endpoint, or this browser's guest), opens the socket the SDK
+// would (`/connect`, health checks every 25 s), and reads the events that carry the count. It
+// takes part in the browser's one connection (contract/shared-connection.ts): it holds the
+// connection only where no tab does, relays its events to the others as the SDK's holder does,
+// and otherwise follows the tab that holds it. When the visitor reaches for the bubble it lets
+// go of its socket before the SDK opens one (pause, stop). What it cannot do (the token
+// endpoint's error, any refused handshake, an expired token among them, `GET /unread` refused,
+// sockets the network or the page's policy refuses while the API answers) it hands to the full
+// chat (listener.fallback), which copes as before.
 import type { ChannelRef } from '../contract/attributes';
 import { guestDetails, readGrant } from '../contract/token-grant';
 import { connectionLockName, fromBackend, type ConnectionNote } from '../contract/shared-connection';
 import type { Event, MessageResponse, OwnUserResponse } from 'stream-chat';
 import { requestToken } from '../browser/token-request';
 import { PolicyBlocked, unlessBlocked } from '../browser/policy-blocks';
-import { visitorStorage } from '../browser/visitor-storage';
 
 export interface BadgeIdentity {
   apiKey: string;
@@ -24,7 +25,14 @@ export interface BadgeIdentity {
   userName: string | null;
   /** The widget's channel: its unread count is the badge's (else the total over all channels). */
   channel: ChannelRef | null;
+  /** This browser's guest, read from the page's storage (a worker has none). */
+  guestId: string | null;
 }
+
+/** What the page tells the badge's worker; a pause or stop is answered with `left` and its number once the socket has closed. */
+export type ToBadge = { start: BadgeIdentity } | { pause: number } | { resume: true } | { stop: number };
+/** What the badge's worker tells the page: the listener's calls, and a pause's or stop's end. */
+export type FromBadge = { count: number } | { message: MessageResponse; own: boolean } | { fallback: true } | { left: number };
 
 export interface BadgeListener {
   count(count: number): void;
@@ -71,15 +79,12 @@ export class BadgeClient {
   private silence: ReturnType<typeof setTimeout> | undefined;
   private failures = 0;
   private identifying = false;
-  /** Paused by the page's freeze (resumed by its resume), not by the element. */
-  private frozen = false;
   private opened = false;
   private asked: ReturnType<typeof setTimeout> | undefined;
   /** The latest `GET /unread` asked: an older answer arriving later is dropped. */
   private askNo = 0;
   /** The connection whose first health check was heard (a new one may have missed changes). */
   private heard: string | undefined;
-  private readonly stops: Array<() => void> = [];
   private readonly baseURL: string;
 
   constructor(
@@ -87,21 +92,6 @@ export class BadgeClient {
     private readonly listener: BadgeListener,
   ) {
     this.baseURL = identity.baseUrl ?? DEFAULT_BASE_URL;
-    const listen = (target: EventTarget, type: string, handler: () => void) => {
-      target.addEventListener(type, handler);
-      this.stops.push(() => target.removeEventListener(type, handler));
-    };
-    // A frozen tab gives the connection to another meanwhile.
-    listen(document, 'freeze', () => {
-      if (this.role !== 'follower' && this.role !== 'holder') return;
-      this.frozen = true;
-      // Nothing runs while frozen, not even a close's answer: the lock goes now, as the SDK's holder lets it go.
-      this.role = 'paused';
-      void this.leave(false);
-    });
-    listen(document, 'resume', () => {
-      if (this.frozen) this.resume();
-    });
   }
 
   /** Learns who the visitor is, then holds or follows the browser's connection. */
@@ -135,14 +125,13 @@ export class BadgeClient {
   pause(): Promise<void> {
     if (this.role === 'stopped' || this.role === 'paused') return this.leaving;
     this.role = 'paused';
-    return this.leave(true);
+    return this.leave();
   }
 
   /** After a pause: follows the tab that now holds the connection, or holds it again once free. */
   resume(): void {
     if (this.role !== 'paused') return;
     this.role = 'follower';
-    this.frozen = false;
     void this.leaving.then(() => {
       if (this.role !== 'follower') return;
       if (this.grant) this.join();
@@ -154,8 +143,7 @@ export class BadgeClient {
   stop(): Promise<void> {
     if (this.role === 'stopped') return this.leaving;
     this.role = 'stopped';
-    this.stops.splice(0).forEach((stop) => stop());
-    return this.leave(true);
+    return this.leave();
   }
 
   private giveUp() {
@@ -171,7 +159,7 @@ export class BadgeClient {
     const { signal } = this.turn;
     const timer = setTimeout(() => {
       // Offline: the browser says when it is back.
-      if (navigator.onLine === false) window.addEventListener('online', run, { once: true, signal });
+      if (navigator.onLine === false) globalThis.addEventListener('online', run, { once: true, signal });
       else run();
     }, delay);
     signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
@@ -179,7 +167,7 @@ export class BadgeClient {
 
   /** The token and the user, as the session would get them: the site's endpoint, or this browser's guest. */
   private async identify(): Promise<void> {
-    const { tokenEndpoint, apiKey, userName, channel } = this.identity;
+    const { tokenEndpoint, userName, channel, guestId: id } = this.identity;
     if (tokenEndpoint) {
       let response: Response;
       try {
@@ -195,7 +183,6 @@ export class BadgeClient {
       this.grant = { token: grant.token, user: grant.user, channel: grant.channel ?? channel };
       return;
     }
-    const id = visitorStorage.guestId(apiKey);
     if (!id) throw new Refused();
     const response = await this.api('POST', '/guest', null, { user: { id, name: userName ?? 'Guest' } });
     const { user, access_token } = (await response.json()) as { user: Grant['user']; access_token: string };
@@ -430,11 +417,11 @@ export class BadgeClient {
 
   /**
    * Ends this turn: its retries, its socket, its lock and its channel to the other tabs. The lock
-   * goes once the socket has closed (`waitForClose`, at most CLOSE_WAIT_MS), so that whoever takes
+   * goes once the socket has closed (at most CLOSE_WAIT_MS later), so that whoever takes
    * it next does not open a socket beside this one. What this turn held is taken now, so that a
    * turn joined meanwhile keeps its own; the promise settles after every earlier leave.
    */
-  private leave(waitForClose: boolean): Promise<void> {
+  private leave(): Promise<void> {
     this.turn.abort();
     this.turn = new AbortController();
     clearTimeout(this.asked);
@@ -454,10 +441,10 @@ export class BadgeClient {
             socket.onclose = resolve;
             socket.onmessage = null;
             socket.close();
-            setTimeout(resolve, waitForClose ? CLOSE_WAIT_MS : 0);
+            setTimeout(resolve, CLOSE_WAIT_MS);
           })
         : null;
-    const left = (waitForClose && closed ? closed : Promise.resolve()).then(() => {
+    const left = (closed ?? Promise.resolve()).then(() => {
       release?.();
       bus?.close();
     });

@@ -5,7 +5,8 @@ import { chime } from '../browser/chime';
 import { setTitleCount } from '../browser/title-count';
 import { ATTRIBUTES, panelShown, parseAttributes, parseBoolean, parseNotify, readAttributes, type AttributeName, type ParsedAttributes, type RawAttributes, type WidgetConfig } from '../contract/attributes';
 import { emitFrom, summarizeMessage, type Emit } from '../contract/events';
-import { BadgeClient } from './badge-client';
+import { BadgeHost, badgeScript } from './badge-host';
+import { scriptBase } from '../i18n/script-base';
 import { createLauncher } from './launcher';
 import type { ChatRuntime, ElementWords, PanelElement, RuntimeSource } from '../contract/runtime';
 import { installStyles } from './styles';
@@ -24,7 +25,7 @@ const HOST_WAIT_MS = 100;
  * `<chat-widget>`: the part of the widget that every page evaluates at once, written without the
  * UI framework. It owns the public API (attributes, properties, methods, events), draws the
  * launcher, and reports a bad attribute. For a browser that chatted here before, its badge
- * client shows the unread count on the closed bubble (badge-client.ts). When the chat is first
+ * client shows the unread count on the closed bubble (badge-host.ts, in a worker). When the chat is first
  * wanted (the panel shown) it loads the runtime and hosts its panel, an r2wc element rendering
  * the React UI, inside its shadow root; it copies its attributes onto that panel.
  */
@@ -57,8 +58,8 @@ export class ChatWidgetElement extends HTMLElement {
   private unread = 0;
   /** The last count the page's `chat-widget-unread` told (the element tells it, whoever counted). */
   private announced = 0;
-  /** The returning visitor's count while the chat is closed, without the chat (badge-client.ts). */
-  private badge: BadgeClient | null = null;
+  /** The returning visitor's count while the chat is closed, without the chat (badge-host.ts). */
+  private badge: BadgeHost | null = null;
   /** Whose count the badge client counts (identity and channel); what the stored count is for. */
   private badgeOwner = '';
   /** The badge client could not count: the chat itself is started for the count, as before it existed. */
@@ -248,8 +249,8 @@ export class ChatWidgetElement extends HTMLElement {
     if (this.prepared && !navigator.locks) return;
     this.badgeOwner = owner;
     const { apiKey, baseUrl, tokenEndpoint, userName, channel } = config;
-    const badge = new BadgeClient(
-      { apiKey, baseUrl, tokenEndpoint, userName, channel },
+    const badge = new BadgeHost(
+      { apiKey, baseUrl, tokenEndpoint, userName, channel, guestId: tokenEndpoint ? null : visitorStorage.guestId(apiKey) },
       {
         count: (count) => this.badge === badge && this.showCount(count, true),
         message: (message, own) => {
@@ -264,6 +265,7 @@ export class ChatWidgetElement extends HTMLElement {
           if (this.isConnected) this.render();
         },
       },
+      badgeScript(scriptBase()),
     );
     // Set before the count last shown is drawn: drawing renders, which must find this client.
     this.badge = badge;

@@ -16,7 +16,7 @@ import type { BenchRow } from './types';
 
 /** 140 KiB for the chat, and 6 KiB for the visitor's network (the outbox, the cache, one connection per browser). */
 const BUDGET_GZIP_KB = 146;
-/** The loader (dist/chat-widget.loader.js): the element, its launcher and the badge client alone. */
+/** The loader (dist/chat-widget.loader.js): the element, its launcher and the start of the returning visitor's badge alone. */
 const BUDGET_LOADER_GZIP_KB = 10;
 
 type Group = 'stream-chat and its dependencies' | 'UI framework' | 'UI components' | 'CSS';
@@ -88,7 +88,15 @@ export default async function bundleSize(): Promise<BenchRow[]> {
     name: 'parts fetched on first use, gzip',
     unit: 'KB',
     measured: kb(parts.reduce((sum, [, bytes]) => sum + bytes, 0)),
-    note: `${parts.map(([name, bytes]) => `chat-widget.${name}.js ${bytes.toLocaleString('en')} bytes`).join(', ')}: the voice recorder; the poll and location forms; the views beside the conversation`,
+    note: `${parts.map(([name, bytes]) => `chat-widget.${name}.js ${bytes.toLocaleString('en')} bytes`).join(', ')}: the voice recorder; the poll and location forms; the views beside the conversation; search`,
+  });
+  // A returning visitor's badge client, run in a worker beside the page (element/badge-host.ts).
+  const badge = gzip(readFileSync('dist/chat-widget.badge.js'));
+  rows.push({
+    name: "returning visitor's badge worker (dist/chat-widget.badge.js), gzip",
+    unit: 'KB',
+    measured: kb(badge),
+    note: `${badge.toLocaleString('en')} bytes; fetched by the worker of a returning visitor's page, in both the loader and the single file`,
   });
   // The visitor's language: English inside the script, every other one a file beside it.
   const english = Object.entries(ours.modules).filter(([id]) => id.includes('src/i18n/')).reduce((sum, [, n]) => sum + n, 0);

@@ -134,6 +134,7 @@ export async function prepareSite(channelIds: string[], user = 'alice'): Promise
   mkdirSync(join(demo, 'peer'), { recursive: true });
   copyFileSync(resolve('dist/chat-widget.js'), join(demo, 'chat-widget.js'));
   copyFileSync(resolve('dist/chat-widget.loader.js'), join(demo, 'chat-widget.loader.js'));
+  copyFileSync(resolve('dist/chat-widget.badge.js'), join(demo, 'chat-widget.badge.js'));
   cpSync(peer.dir, join(demo, 'peer'), { recursive: true });
   writeFileSync(join(demo, 'plain.html'), plainPage());
   for (const id of channelIds) {

@@ -60,4 +60,19 @@ describe('dist/chat-widget.js', () => {
     // Preact and the panel's helpers come from the page: the part has no component machinery of its own.
     expect(part).not.toMatch(/setState|forceUpdate/);
   });
+
+  // The returning visitor's badge client runs in a worker (element/badge-host.ts): its script
+  // touches no page at all, and answers the page's messages once started.
+  it('has chat-widget.badge.js beside it, a worker script that needs no page', async () => {
+    const script = readFileSync(resolve('dist/chat-widget.badge.js'), 'utf8');
+    const posted: unknown[] = [];
+    const scope: { onmessage?: (event: { data: unknown }) => void; postMessage: (note: unknown) => void } = { postMessage: (note) => posted.push(note) };
+    // Run with a worker's global alone: `self`, and no document or window in reach.
+    new Function('self', 'document', 'window', script)(scope, undefined, undefined);
+    expect(typeof scope.onmessage).toBe('function');
+    // A stop before any start is answered at once (the page waits for it).
+    scope.onmessage!({ data: { stop: 7 } });
+    await waitFor(() => expect(posted).toEqual([{ left: 7 }]));
+    expect(bundle.includes('chat-widget.badge.js')).toBe(true);
+  });
 });

@@ -212,8 +212,10 @@ describe('one connection per browser', () => {
       await readAll();
       await first.page.close();
       // A tab whose own way to the chat is blocked (a proxy refusing its socket and its polls)
-      // takes the lock first; the tab opened after it waits for its connection.
+      // takes the lock first; the tab opened after it waits for its connection. Its badge's
+      // worker script does not load, so the chat itself holds the lock, where the routes apply.
       const page = await context.newPage();
+      await page.route(/chat-widget\.badge\.js/, (route) => route.abort('connectionrefused'));
       await page.routeWebSocket(/\/connect\?/, (ws) => void ws.close({ code: 1011, reason: 'blocked' }));
       await page.route(/\/longpoll/, (route) => route.abort('connectionrefused'));
       await page.goto(`${demo.server.url}/?user=alice`);

@@ -39,7 +39,7 @@ describe('the packed widget', () => {
     ].map((target) => target.replace(/^\.\//, ''));
     expect(named.length).toBeGreaterThan(6);
     expect(named.filter((target) => !files.has(target))).toEqual([]);
-    expect(['js', 'loader.js', 'recorder.js', 'sheets.js', 'views.js', 'search.js'].filter((file) => !files.has(`dist/chat-widget.${file}`))).toEqual([]);
+    expect(['js', 'loader.js', 'badge.js', 'recorder.js', 'sheets.js', 'views.js', 'search.js'].filter((file) => !files.has(`dist/chat-widget.${file}`))).toEqual([]);
     expect([...files].filter((path) => !path.startsWith('dist/') && !/^(package\.json|README\.md|LICENSE)$/i.test(path))).toEqual([]);
   });
 
