@@ -6,8 +6,9 @@
 // once, which lets go of its socket and its lock for another tab; a new one starts on resume.
 import type { BadgeIdentity, BadgeListener, FromBadge, ToBadge } from './badge-client';
 
-/** The badge worker's script, in the widget script's folder, with its query (versions match). */
-export function badgeScript(base: string): string {
+/** The badge worker's script, in the widget script's folder, with its query (versions match); null where that folder is unknown (a bundled module). */
+export function badgeScript(base: string | null): string | null {
+  if (!base) return null;
   const here = new URL(base, document.baseURI);
   const url = new URL('chat-widget.badge.js', here);
   url.search = here.search;
@@ -27,9 +28,14 @@ function spawn(script: string): { worker: Worker; done: () => void } {
 
 type Role = 'idle' | 'running' | 'paused' | 'stopped';
 
+/** How long a pause or stop waits for the worker's answer (its socket closes within a second) before ending it. */
+const ANSWER_WAIT_MS = 1500;
+
 export class BadgeHost {
   private role: Role = 'idle';
   private worker: Worker | null = null;
+  /** Lets go of what starting the worker took (a blob's URL). */
+  private spawned = () => {};
   private asked = 0;
   /** The last pause or stop: a second one (or a stop during a pause) waits for it too. */
   private leaving: Promise<void> = Promise.resolve();
@@ -41,7 +47,7 @@ export class BadgeHost {
   constructor(
     identity: BadgeIdentity,
     private readonly listener: BadgeListener,
-    private readonly script: string,
+    private readonly script: string | null,
   ) {
     // A worker has no page to resolve the token endpoint's address against (the backend's is absolute).
     const { tokenEndpoint } = identity;
@@ -86,6 +92,8 @@ export class BadgeHost {
   }
 
   private run() {
+    // No folder to take the worker from: the full chat counts (a task later: start runs within a render).
+    if (!this.script) return void queueMicrotask(() => this.fail());
     let spawned: ReturnType<typeof spawn>;
     try {
       spawned = spawn(this.script);
@@ -94,8 +102,8 @@ export class BadgeHost {
     }
     const { worker, done } = spawned;
     this.worker = worker;
+    this.spawned = done;
     worker.onmessage = ({ data }: MessageEvent<FromBadge>) => {
-      done();
       if (this.worker !== worker) return;
       if ('count' in data) this.listener.count(data.count);
       else if ('message' in data) this.listener.message(data.message, data.own);
@@ -108,7 +116,6 @@ export class BadgeHost {
     // The script could not be loaded or run (or the policy refused it): the full chat counts.
     worker.onerror = (event) => {
       event.preventDefault();
-      done();
       if (this.worker === worker) this.fail();
     };
     this.post({ start: this.identity });
@@ -118,28 +125,35 @@ export class BadgeHost {
     this.worker?.postMessage(note);
   }
 
-  /** Asks the worker to let go of its socket; answered by its `left`, or at once without a worker. */
+  /**
+   * Asks the worker to let go of its socket; answered by its `left`, at once without a worker, or
+   * by ending the worker where no answer comes in time (its script still downloading, say).
+   */
   private ask(note: (number: number) => ToBadge): Promise<void> {
     if (!this.worker) return Promise.resolve();
     const number = ++this.asked;
     const left = new Promise<void>((resolve) => this.waiting.set(number, resolve));
+    const late = setTimeout(() => this.waiting.has(number) && this.end(), ANSWER_WAIT_MS);
     this.post(note(number));
-    return left;
+    return left.then(() => clearTimeout(late));
   }
 
   /** Ends the worker: its socket and lock go with it; whoever waited for them goes on. */
   private end() {
     this.worker?.terminate();
     this.worker = null;
+    this.spawned();
+    this.spawned = () => {};
     for (const resolve of this.waiting.values()) resolve();
     this.waiting.clear();
   }
 
+  /** The worker cannot count: it ends (answering a pending stop), and the full chat counts unless the element already stopped it. */
   private fail() {
-    if (this.role === 'stopped') return;
+    const stopped = this.role === 'stopped';
     this.role = 'stopped';
     this.stops.splice(0).forEach((stop) => stop());
     this.end();
-    this.listener.fallback();
+    if (!stopped) this.listener.fallback();
   }
 }

@@ -3,14 +3,19 @@
 // build runs at load, records it then (the runtime that reads it is evaluated later), with the
 // nonce a strict page gave it, which the scripts the widget adds later carry too.
 let base = '';
+let address = '';
 let nonce = '';
 
 export function rememberScriptBase() {
   if (typeof document === 'undefined') return;
   const script = document.currentScript as HTMLScriptElement | null;
-  base = script?.src || document.baseURI;
+  address = script?.src ?? '';
+  base = address || document.baseURI;
   nonce = script?.nonce ?? '';
 }
+
+/** The widget's script's own address, where it was loaded by a script tag (null for a bundled module). */
+export const scriptAddress = (): string | null => address || null;
 
 /** Where the widget's script came from (the page's address for a bundled module). */
 export const scriptBase = (): string => base || (typeof document === 'undefined' ? '' : document.baseURI);

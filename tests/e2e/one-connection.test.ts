@@ -219,6 +219,8 @@ describe('one connection per browser', () => {
       await page.routeWebSocket(/\/connect\?/, (ws) => void ws.close({ code: 1011, reason: 'blocked' }));
       await page.route(/\/longpoll/, (route) => route.abort('connectionrefused'));
       await page.goto(`${demo.server.url}/?user=alice`);
+      // The chat, not the badge's worker, is this tab's holder.
+      await eventually(() => page.evaluate(() => performance.getEntriesByName('chat-widget-runtime').length)).toBe(1);
       const second = await tab();
       await bobSays(`Reaches the tab that could connect ${Date.now()}`);
       await eventually(() => badge(second.page)).toBe('1');
