@@ -271,7 +271,10 @@ export class ChatWidgetElement extends HTMLElement {
     // Set before the count last shown is drawn: drawing renders, which must find this client.
     this.badge = badge;
     const known = visitorStorage.unread(apiKey, owner);
-    if (known !== null) this.showCount(known);
+    if (known !== null) {
+      this.storedCount = `${owner}|${known}`; // read from storage: not written back
+      this.showCount(known);
+    }
     badge.start();
   }
 

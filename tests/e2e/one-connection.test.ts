@@ -174,6 +174,45 @@ describe('one connection per browser', () => {
     }
   });
 
+  it('a frozen tab whose closed bubble holds the connection lets another take it, and follows it when it wakes', async () => {
+    const { context, sockets, open, tab } = await browserOf();
+    try {
+      const chatted = await tab();
+      await chatOnce(chatted);
+      await readAll();
+      await chatted.page.close();
+      // The sockets of the tabs still open (a closed tab's may not report its close).
+      const live = () => open().filter((entry) => !entry.page.isClosed()).map((entry) => entry.page);
+      // Two closed bubbles: the first's badge worker holds the connection, the second follows it.
+      const first = await tab();
+      await eventually(async () => live().length).toBe(1);
+      const second = await tab();
+      await bobSays(`Before the freeze ${Date.now()}`);
+      await eventually(() => badge(first.page)).toBe('1');
+      await eventually(() => badge(second.page)).toBe('1');
+      expect(live()).toEqual([first.page]);
+
+      // Frozen, the first tab's worker is ended: its lock and socket go, and the second tab connects.
+      const frozenAt = Date.now();
+      const wake = await freeze(first.page);
+      await eventually(async () => live()).toEqual([second.page]);
+      expect(Date.now() - frozenAt).toBeLessThan(2000);
+      await bobSays(`While the first tab sleeps ${Date.now()}`);
+      await eventually(() => badge(second.page)).toBe('2');
+
+      // Awake, the first tab's new worker follows the second tab's connection.
+      await wake();
+      await bobSays(`After the wake ${Date.now()}`);
+      await eventually(() => badge(first.page)).toBe('3');
+      await eventually(() => badge(second.page)).toBe('3');
+      expect(live()).toEqual([second.page]);
+      expect(await first.page.evaluate(() => performance.getEntriesByName('chat-widget-runtime').length)).toBe(0);
+      expect(unexpected([...first.errors, ...second.errors])).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('after an outage, a tab on the shared connection shows every message sent meanwhile', async () => {
     const { context, sockets, tab } = await browserOf();
     const network = await controlNetwork(context);
