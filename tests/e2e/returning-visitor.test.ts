@@ -15,6 +15,8 @@ const API_SECRET = 'e2e-returning-secret-long-enough-for-hs256';
 const demo = ownedDemo(API_KEY, API_SECRET);
 
 // Without Web Locks (older browsers) each tab keeps its own connection: the handover alone keeps it to one socket.
+// Emulated in the page only: the badge's worker keeps its locks (a worker script rewritten by a
+// route loses its local address, and Chromium then refuses its connections to this backend).
 const PAGES = [
   { name: 'loader', path: '/loader.html', withoutLocks: false },
   { name: 'single file', path: '/', withoutLocks: false },
