@@ -1,7 +1,8 @@
 // The cost of the chat to the page that hosts it for a returning visitor, a browser that chatted
 // on the site before, in Chromium with the CPU slowed down 4x as in host-page.ts. Our widget
 // knows such a browser by the flag it keeps in localStorage (`chat-widget:<apiKey>:session`,
-// src/browser/visitor-storage.ts) and connects for the unread count on its bubble; the peer is
+// src/browser/visitor-storage.ts) and connects for the unread count on its bubble, from a worker
+// (src/element/badge-host.ts), whose socket Playwright reports as the page's; the peer is
 // stream-chat-react as GetStream's quick start has a site use it (`connectAtLoad`, peer-app.tsx):
 // it connects at load on every page view, for the unread count on its launcher.
 //
