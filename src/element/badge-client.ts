@@ -50,6 +50,8 @@ const SILENT_MS = 35_000;
 const RETRY_MS = [250, 1000, 2000, 5000, 10_000, 20_000];
 /** A socket that fails this many times in a row, never having opened, while the API answers, is refused by the network. */
 const SOCKET_REFUSALS = 3;
+/** A holder that has not answered a newcomer this long is stuck (a hung tab): the newcomer connects on its own, as the session's follower does. */
+const STAND_ALONE_AFTER_MS = 20_000;
 /** How long a pause waits for its socket to close before going on regardless. */
 const CLOSE_WAIT_MS = 1000;
 /** The kinds of event that may change a channel's unread count (typing, presence and reactions do not). */
@@ -75,6 +77,9 @@ export class BadgeClient {
   private leaving: Promise<void> = Promise.resolve();
   /** Whether join ran since the last leave (it must not open a second channel or lock request). */
   private joined = false;
+  /** A follower with a socket of its own while the holder is stuck: it relays nothing and takes the lock when its turn comes. */
+  private alone = false;
+  private standAlone: ReturnType<typeof setTimeout> | undefined;
   private ping: ReturnType<typeof setTimeout> | undefined;
   private silence: ReturnType<typeof setTimeout> | undefined;
   private failures = 0;
@@ -227,6 +232,9 @@ export class BadgeClient {
     this.bus.onmessage = ({ data }: MessageEvent<ConnectionNote>) => this.hear(data);
     const hold = () => {
       if (this.role !== 'follower') return undefined;
+      // A follower that stood alone keeps its socket: it is now the browser's.
+      clearTimeout(this.standAlone);
+      this.alone = false;
       this.role = 'holder';
       // Releasable before the socket is tried: a socket that cannot even be made gives up at once.
       const held = new Promise<void>((resolve) => (this.release = resolve));
@@ -239,6 +247,11 @@ export class BadgeClient {
         if (lock) return hold();
         // Another tab holds it: its events come on the channel; this tab's turn comes when it leaves.
         this.post({ hello: true });
+        this.standAlone = setTimeout(() => {
+          if (this.role !== 'follower' || this.alone) return;
+          this.alone = true;
+          this.connect();
+        }, STAND_ALONE_AFTER_MS);
         const waitTurn = (this.waitTurn = new AbortController());
         navigator.locks.request(name, { signal: waitTurn.signal }, hold).catch(() => undefined);
         return undefined;
@@ -262,7 +275,9 @@ export class BadgeClient {
       }
       return;
     }
-    if (this.role !== 'follower') return;
+    // Standing alone, its own socket tells it all.
+    if (this.role !== 'follower' || this.alone) return;
+    if ('event' in note || 'connected' in note) clearTimeout(this.standAlone);
     if ('event' in note) this.read(note.event);
     else if ('connected' in note) this.read(note.connected);
   }
@@ -276,7 +291,7 @@ export class BadgeClient {
   }
 
   private connect() {
-    if (this.role !== 'holder' || this.socket || !this.grant) return;
+    if ((this.role !== 'holder' && !this.alone) || this.socket || !this.grant) return;
     const { user, token } = this.grant;
     const params = new URLSearchParams({
       json: JSON.stringify({ user_id: user.id, user_details: user, client_request_id: crypto.randomUUID?.() ?? String(Math.random()) }),
@@ -314,7 +329,7 @@ export class BadgeClient {
         this.connection = event.connection_id;
         this.pingLater();
       }
-      if (fromBackend(event)) this.post({ event });
+      if (fromBackend(event) && this.role === 'holder') this.post({ event });
       this.read(event);
     };
     socket.onclose = () => this.lost(socket);
@@ -325,8 +340,8 @@ export class BadgeClient {
     if (this.socket !== socket) return;
     this.dropSocket();
     socket.close();
-    if (this.role !== 'holder') return;
-    this.post({ offline: true });
+    if (this.role !== 'holder' && !this.alone) return;
+    if (this.role === 'holder') this.post({ offline: true });
     // Refused again and again, never opened: if the API answers meanwhile, the network or a proxy
     // refuses WebSockets. The SDK would poll instead; the full chat does.
     if (!this.opened && this.failures + 1 >= SOCKET_REFUSALS && this.grant) {
@@ -429,6 +444,8 @@ export class BadgeClient {
     this.waitTurn?.abort();
     this.waitTurn = null;
     this.joined = false;
+    clearTimeout(this.standAlone);
+    this.alone = false;
     const { socket, bus, release } = this;
     this.dropSocket();
     this.bus = null;

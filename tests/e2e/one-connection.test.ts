@@ -81,9 +81,10 @@ const unexpected = (errors: string[]) => errors.filter((error) => !/WebSocket co
  * held by the debugger instead: at a `debugger` statement it runs, not by `Debugger.pause`, which
  * waits for the page's next script and never comes on a tab that runs none meanwhile.
  */
-async function freeze(page: Page): Promise<() => Promise<void>> {
+async function freeze(page: Page, { hung = false } = {}): Promise<() => Promise<void>> {
   const debuggerSession = await page.context().newCDPSession(page);
-  await page.evaluate(() => document.dispatchEvent(new Event('freeze')));
+  // Hung (a page's own script busy for long): held the same way, with no freeze said.
+  if (!hung) await page.evaluate(() => document.dispatchEvent(new Event('freeze')));
   await debuggerSession.send('Debugger.enable');
   const paused = new Promise<void>((resolve) => debuggerSession.once('Debugger.paused', () => resolve()));
   // Answered only once resumed.
@@ -92,7 +93,7 @@ async function freeze(page: Page): Promise<() => Promise<void>> {
   return async () => {
     await debuggerSession.send('Debugger.resume');
     await debuggerSession.send('Debugger.disable');
-    await page.evaluate(() => document.dispatchEvent(new Event('resume')));
+    if (!hung) await page.evaluate(() => document.dispatchEvent(new Event('resume')));
   };
 }
 
@@ -212,6 +213,33 @@ describe('one connection per browser', () => {
       await context.close();
     }
   });
+
+  it("a closed bubble whose holder hangs, unanswered for 20 s, counts on a socket of its own", async () => {
+    const { context, sockets, tab } = await browserOf();
+    try {
+      // The first tab's chat (opened once, now closed) holds the connection, then its page hangs (no freeze said, no answer).
+      const first = await tab();
+      await chatOnce(first);
+      await readAll();
+      expect(sockets.length).toBe(1);
+      const wake = await freeze(first.page, { hung: true });
+      const asked = Date.now();
+      const second = await tab();
+      await expect.poll(async () => sockets.filter((entry) => entry.page === second.page).length, { timeout: 30_000 }).toBe(1);
+      expect(Date.now() - asked).toBeGreaterThan(19_000);
+      await bobSays(`While the holder hangs ${Date.now()}`);
+      await eventually(() => badge(second.page)).toBe('1');
+      // Awake and then gone, the first tab leaves the lock to the second, which keeps its socket.
+      await wake();
+      await first.page.close();
+      await bobSays(`After the holder left ${Date.now()}`);
+      await eventually(() => badge(second.page)).toBe('2');
+      expect(sockets.filter((entry) => entry.page === second.page).length).toBe(1);
+      expect(unexpected(second.errors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 
   it('after an outage, a tab on the shared connection shows every message sent meanwhile', async () => {
     const { context, sockets, tab } = await browserOf();
