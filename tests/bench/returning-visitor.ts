@@ -183,7 +183,8 @@ export default async function returningVisitor(): Promise<BenchRow[]> {
         name: `host page, returning visitor: ${label[ours]}, returning / first-time visitor`,
         unit: 'x',
         budget: BUDGET_TIMES_FIRST,
-        measured: Math.round((returning / first) * 100) / 100,
+        // A first-time visitor not above the plain page gives no base: the row cannot pass.
+        measured: first > 0 ? Math.round((returning / first) * 100) / 100 : Number.NaN,
         note: `median added ms, returning ${signed(returning)} / first-time ${signed(first)}, same window and run${first <= 0 ? '; the first-time median is not above the plain page, so the ratio means nothing' : ''}`,
       };
     });
