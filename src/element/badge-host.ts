@@ -21,9 +21,10 @@ export function badgeScript(base: string | null): string | null {
  * must be of the page's origin).
  */
 function spawn(script: string): { worker: Worker; done: () => void } {
-  if (new URL(script).origin === location.origin) return { worker: new Worker(script, { name: 'chat-widget badge' }), done: () => {} };
+  const options = { name: 'chat-widget badge' };
+  if (new URL(script).origin === location.origin) return { worker: new Worker(script, options), done: () => {} };
   const blob = URL.createObjectURL(new Blob([`importScripts(${JSON.stringify(script)})`], { type: 'text/javascript' }));
-  return { worker: new Worker(blob, { name: 'chat-widget badge' }), done: () => URL.revokeObjectURL(blob) };
+  return { worker: new Worker(blob, options), done: () => URL.revokeObjectURL(blob) };
 }
 
 type Role = 'idle' | 'running' | 'paused' | 'stopped';

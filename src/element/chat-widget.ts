@@ -299,10 +299,10 @@ export class ChatWidgetElement extends HTMLElement {
    */
   private showCount(count: number, announce = false) {
     const parsed = parseAttributes(readAttributes(this));
-    const stored = parsed.ok ? `${ownerOf(parsed.config)}|${count}` : '';
-    if (parsed.ok && storageReadable && stored !== this.storedCount) {
-      this.storedCount = stored;
-      visitorStorage.rememberUnread(parsed.config.apiKey, ownerOf(parsed.config), count);
+    const owner = parsed.ok ? ownerOf(parsed.config) : '';
+    if (parsed.ok && storageReadable && `${owner}|${count}` !== this.storedCount) {
+      this.storedCount = `${owner}|${count}`;
+      visitorStorage.rememberUnread(parsed.config.apiKey, owner, count);
     }
     if (this.badge) setTitleCount(this.titleOwner, parseNotify(this.getAttribute('notify') ?? undefined).title ? count : 0);
     if (announce && count !== this.announced) {

@@ -44,4 +44,3 @@ export async function fetchToken(endpoint: string, started?: Promise<Response>):
   if (grant === 'channel') throw new SessionError('token-invalid-response', text('error.tokenChannel'));
   return grant;
 }
-
